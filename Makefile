@@ -1,0 +1,79 @@
+# Makefile for pprof.  `make` builds ./pprof; `make check` installs what is
+# missing, builds and runs every test; `make demo` analyzes a bundled example.
+# SANITIZE=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man/man1
+
+PKGS = libdw libelf libpcre2-8 zlib
+PKG_CONFIG ?= pkg-config
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN = -Wall -Wextra -Wshadow -Wno-sign-compare -Wno-unused-parameter
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc/symbolize
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# libiberty (binutils' demangler) ships no pkg-config file.
+LIBS = $(PKG_LIBS) -liberty
+
+ifeq ($(SANITIZE),1)
+BUILD = build/san
+ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+else
+BUILD = build/opt
+endif
+
+SRCS := $(wildcard src/*.c src/*/*.c)
+OBJS := $(SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check demo install uninstall clean deps unit
+
+all: pprof
+
+pprof: $(BUILD)/pprof
+	cp $< $@
+
+$(BUILD)/pprof: $(OBJS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+unit: $(UNIT_BINS)
+	@mkdir -p tests/unit/bin
+	@for b in $(UNIT_BINS); do cp $$b tests/unit/bin/; done
+
+deps:
+	@scripts/install-deps
+
+check: deps
+	$(MAKE) pprof unit
+	UNIT_DIR=tests/unit/bin tests/run-tests
+
+demo: deps
+	$(MAKE) pprof
+	scripts/demo
+
+install: pprof
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 pprof $(DESTDIR)$(BINDIR)/pprof
+	install -m 644 man/pprof.1 $(DESTDIR)$(MANDIR)/pprof.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pprof $(DESTDIR)$(MANDIR)/pprof.1
+
+clean:
+	rm -rf build pprof tests/unit/bin

@@ -1,0 +1,29 @@
+/* arena.h - bump allocator: many small allocations, freed all at once. */
+#ifndef PPROF_ARENA_H
+#define PPROF_ARENA_H
+
+#include <stddef.h>
+
+/*
+ * Invariant: every pointer returned by an arena stays valid until
+ * arena_release().  Individual objects are never freed.
+ * Lifecycle: zero-initialise (or arena_init), allocate, arena_release.
+ */
+struct arena_block;
+struct arena {
+	struct arena_block *head;
+	char *next;     /* free space in head */
+	size_t left;
+};
+
+void arena_init(struct arena *a);
+void arena_release(struct arena *a);
+/* Aligned to 16 bytes; contents undefined. */
+void *arena_alloc(struct arena *a, size_t n);
+/* Zeroed. */
+void *arena_calloc(struct arena *a, size_t n, size_t size);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+void *arena_memdup(struct arena *a, const void *p, size_t n);
+
+#endif

@@ -1,0 +1,22 @@
+/* filter.h - regular expressions (PCRE2) for --focus, --ignore and friends. */
+#ifndef PPROF_FILTER_H
+#define PPROF_FILTER_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+/*
+ * A compiled Perl-compatible expression, matched unanchored and
+ * case-sensitively, as gperftools pprof matches its options' regexes.
+ * Owned by the caller: regex_free releases it.
+ */
+struct regex;
+
+/* Returns NULL with e set ("invalid --OPT regex 'RE': WHY at offset N"). */
+struct regex *regex_compile(const char *pattern, const char *what, struct err *e);
+int regex_match(const struct regex *r, const char *s, size_t n);
+int regex_matchs(const struct regex *r, const char *s);
+void regex_free(struct regex *r);
+
+#endif

@@ -1,0 +1,10 @@
+/* pipeline.h - from parsed options to a finished report: read, merge, symbolize, report. */
+#ifndef PPROF_PIPELINE_H
+#define PPROF_PIPELINE_H
+
+#include "options.h"
+
+/* Runs the command; returns the exit status (0 ok, 1 error). */
+int pipeline_run(const struct options *o);
+
+#endif

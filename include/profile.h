@@ -1,0 +1,157 @@
+/* profile.h - the one in-memory profile model, shaped like profile.proto. */
+#ifndef PPROF_PROFILE_H
+#define PPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+/*
+ * Invariants:
+ *  - every string reachable from a profile is interned in it: equal strings
+ *    are equal pointers, and "" is never NULL;
+ *  - every object reachable from a profile lives in its arena (the pointer
+ *    arrays below are the profile's own heap blocks) and is released by
+ *    profile_free() only;
+ *  - locations are unique per (mapping, address); functions are unique per
+ *    (name, system_name, filename, start_line, symbol_address);
+ *  - samples are unique per location stack: adding a stack that exists adds
+ *    its values to the existing sample;
+ *  - every sample has nsample_type values.
+ * Addresses in locations are already "inside the call": readers subtract 1
+ * from return addresses, so symbolizers look addresses up as they are.
+ */
+
+struct value_type {
+	const char *type;  /* "samples", "cpu", "seconds" */
+	const char *unit;  /* "count", "nanoseconds" */
+};
+
+struct mapping {
+	uint64_t id;        /* 1-based position in profile->mapping */
+	uint64_t start, limit; /* [start, limit) in the profiled process */
+	uint64_t offset;    /* file offset mapped at start */
+	const char *file;   /* as recorded in the profile */
+	const char *build_id;
+	unsigned has_functions : 1, has_filenames : 1, has_line_numbers : 1,
+		has_inline_frames : 1;
+};
+
+struct function {
+	uint64_t id;
+	const char *name;        /* demangled: "ns::f(int)", "main" */
+	const char *system_name; /* as in the object file: "_ZN2ns1fEi" */
+	const char *filename;    /* "" when unknown */
+	int64_t start_line;
+	/*
+	 * Address of the ELF symbol the name was taken from, within its object
+	 * file, or NO_SYMBOL_ADDRESS when the name came from debug information.
+	 * Reports use it to tell apart functions of equal name (gperftools
+	 * pprof's "name<addr>").  Not part of profile.proto.
+	 */
+	uint64_t symbol_address;
+};
+
+#define NO_SYMBOL_ADDRESS UINT64_MAX
+
+struct line {
+	struct function *function;
+	int64_t line;             /* 0 when unknown */
+};
+
+struct location {
+	uint64_t id;              /* 1-based position in profile->location */
+	struct mapping *mapping;  /* NULL when no mapping covers the address */
+	uint64_t address;
+	struct line *line;        /* inline chain, innermost first; NULL if nline 0 */
+	uint32_t nline;
+	/*
+	 * With nline 0: whether symbolization was tried (its object was read
+	 * and named nothing) or not (no object for the address).
+	 */
+	uint8_t tried;
+};
+
+struct sample {
+	struct location **location; /* leaf first */
+	uint32_t nlocation;
+	int64_t *value;             /* nsample_type values */
+};
+
+struct strtab;
+
+struct profile {
+	struct arena arena;
+	struct strtab *strings;
+
+	struct value_type *sample_type;
+	size_t nsample_type;
+	struct value_type period_type;
+	int64_t period;
+	int64_t time_nanos, duration_nanos;
+	const char **comment;
+	size_t ncomment;
+	/* Bits per address in the profiled program (32 or 64). */
+	unsigned address_bits;
+
+	struct mapping **mapping;
+	size_t nmapping;
+	struct location **location;
+	size_t nlocation;
+	struct function **function;
+	size_t nfunction;
+	struct sample **sample;
+	size_t nsample;
+
+	/* Private indexes. */
+	size_t cap_mapping, cap_location, cap_function, cap_sample, cap_comment;
+	struct profile_index *index;
+};
+
+struct profile *profile_new(void);
+void profile_free(struct profile *p);
+
+/* Interns n bytes at s (need not be NUL-terminated). */
+const char *profile_intern_n(struct profile *p, const char *s, size_t n);
+const char *profile_intern(struct profile *p, const char *s);
+
+/* Sets the sample types from alternating type, unit strings. */
+void profile_set_sample_types(struct profile *p, size_t n, const char *const *type_unit);
+void profile_add_comment(struct profile *p, const char *text);
+
+struct mapping *profile_add_mapping(struct profile *p, uint64_t start, uint64_t limit,
+				    uint64_t offset, const char *file, const char *build_id);
+/* The mapping containing addr, or NULL; the latest-started wins on overlap. */
+struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr);
+
+/* Finds or creates the location of addr (mapping chosen by address). */
+struct location *profile_location(struct profile *p, uint64_t addr);
+
+struct function *profile_function(struct profile *p, const char *name, const char *system_name,
+				  const char *filename, int64_t start_line, uint64_t symbol_address);
+/* Replaces loc's lines with a copy of n lines. */
+void profile_set_lines(struct profile *p, struct location *loc, const struct line *line, size_t n);
+
+/*
+ * Adds values (nsample_type of them) to the sample with this stack,
+ * creating it if needed.  The location array is copied.
+ */
+struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
+				  const int64_t *value);
+
+/*
+ * Adds every sample of src, multiplied by scale (1, or -1 for a base
+ * profile), to dst, matching locations by address.  Sample types must agree
+ * in number.  src's mappings are used only for addresses dst has none for.
+ */
+void profile_merge(struct profile *dst, const struct profile *src, int64_t scale);
+
+/*
+ * Subtracts base from p per identical stack (gperftools pprof --base).
+ * With drop_negative, negative results become 0 and stacks only in base
+ * are not added; otherwise those enter negated.
+ */
+void profile_subtract(struct profile *p, const struct profile *base, int drop_negative);
+
+#endif

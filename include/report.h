@@ -1,0 +1,81 @@
+/* report.h - the report engine: frame removal, focus/ignore, granularity, and outputs. */
+#ifndef PPROF_REPORT_H
+#define PPROF_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+#include "err.h"
+#include "profile.h"
+
+enum granularity {
+	GRAN_FUNCTIONS,
+	GRAN_LINES,
+	GRAN_ADDRESSES,
+	GRAN_FILES,
+};
+
+struct report_options {
+	enum granularity granularity;
+	int cum;                 /* --cum: sort by cumulative */
+	const char *focus;       /* regexes, NULL when unset */
+	const char *ignore;
+	int show_addresses;      /* --show_addresses */
+	int keep_templates;      /* --no_strip_temp */
+	int no_auto_signal_frames; /* --no-auto-signal-frm */
+	int sample_index;        /* which value of the samples is reported */
+	int quiet;               /* no stderr notes (frame removal) */
+	int keep_stacks;         /* keep the reduced stacks (graphs need them) */
+};
+
+/* One row of a report: a key at the chosen granularity. */
+struct entry {
+	const char *key;
+	int64_t flat, cum;
+	/*
+	 * For keys that are bare addresses of symbolized locations: what pprof
+	 * prints instead, "SHORT FILE:LINE" of the outermost frame; else NULL.
+	 */
+	const char *display;
+};
+
+/* A stack after reduction: entry indexes, leaf first, each at most once. */
+struct rstack {
+	uint32_t *entry;
+	uint32_t n;
+	int64_t count;
+};
+
+/*
+ * What a report is made from.  All memory is the report's own (its arena and
+ * arrays); strings may point into the profile, which must outlive it.
+ */
+struct report {
+	struct arena arena;
+	int64_t total;          /* the profile's total before frame removal and focus */
+	int64_t local_total;    /* sum of flat values: the percentage base */
+	struct entry *entry;
+	size_t nentry, cap_entry;
+	struct rstack *stack;
+	size_t nstack, cap_stack;
+	const char *unit;       /* "samples" */
+	struct entry_index *index;
+};
+
+/* Runs pprof's pipeline on a symbolized profile; p is not modified. */
+int report_build(const struct profile *p, const struct report_options *o, struct report *r,
+		 struct err *e);
+void report_release(struct report *r);
+
+/*
+ * The text report: "Total: N samples" (when N is not 0), then one row per
+ * entry with a non-zero flat or cumulative value, sorted by flat (or cum)
+ * descending and key ascending; limit > 0 stops after that many entries.
+ */
+void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit);
+
+/* Entries sorted as the text report lists them; caller frees the array. */
+const struct entry **report_sorted(const struct report *r, int cum);
+
+#endif

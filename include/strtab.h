@@ -1,0 +1,16 @@
+/* strtab.h - string interning: equal strings become equal pointers. */
+#ifndef PPROF_STRTAB_H
+#define PPROF_STRTAB_H
+
+#include <stddef.h>
+
+#include "arena.h"
+
+/* Strings live in the arena given to strtab_new and stay valid as long as it. */
+struct strtab;
+
+struct strtab *strtab_new(struct arena *a);
+void strtab_free(struct strtab *t);
+const char *strtab_intern(struct strtab *t, const char *s, size_t n);
+
+#endif

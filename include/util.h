@@ -1,0 +1,39 @@
+/* util.h - allocation that cannot fail, BUG(), and small helpers shared by all modules. */
+#ifndef PPROF_UTIL_H
+#define PPROF_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The x-allocators never return NULL: on exhaustion they print one line and
+ * stop the program (the only exit below main.c besides BUG()).
+ */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Grow *p (holding *cap elements of size sz) so that it holds at least want. */
+void grow_array(void **p, size_t *cap, size_t want, size_t sz);
+#define GROW(p, cap, want) grow_array((void **)&(p), &(cap), (want), sizeof(*(p)))
+
+void bug_at(const char *file, int line, const char *msg) __attribute__((noreturn));
+#define BUG(msg) bug_at(__FILE__, __LINE__, (msg))
+
+#undef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* 64-bit hashing (FNV-1a on bytes, a strong mix for integers). */
+uint64_t hash_bytes(const void *p, size_t n);
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+#endif

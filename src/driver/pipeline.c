@@ -1,0 +1,159 @@
+/* pipeline.c - reading, merging and symbolizing profiles, then writing the report. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "pipeline.h"
+#include "reader.h"
+#include "strbuf.h"
+#include "symbolize.h"
+#include "util.h"
+
+static int is_profile_file(const char *path)
+{
+	struct profile *p;
+	struct err e;
+
+	if (reader_load(path, &p, &e) < 0)
+		return 0;
+	profile_free(p);
+	return 1;
+}
+
+/*
+ * Reads the profiles, the last one first as gperftools pprof does (its
+ * mapped-object list is the one used), adding the others and subtracting
+ * the base.
+ */
+static struct profile *load_profiles(const struct options *o, char **files, int n, struct err *e)
+{
+	struct profile *p, *q;
+	int i;
+
+	if (reader_load(files[n - 1], &p, e) < 0)
+		return NULL;
+	for (i = 0; i < n - 1; i++) {
+		if (reader_load(files[i], &q, e) < 0)
+			goto fail;
+		if (q->nsample_type != p->nsample_type) {
+			err_set(e, "%s: not the same kind of profile as %s", files[i], files[n - 1]);
+			profile_free(q);
+			goto fail;
+		}
+		profile_merge(p, q, 1);
+		profile_free(q);
+	}
+	if (o->base) {
+		if (reader_load(o->base, &q, e) < 0)
+			goto fail;
+		if (q->nsample_type != p->nsample_type) {
+			err_set(e, "%s: not the same kind of profile as %s", o->base, files[n - 1]);
+			profile_free(q);
+			goto fail;
+		}
+		profile_subtract(p, q, o->drop_negative);
+		profile_free(q);
+	}
+	return p;
+fail:
+	profile_free(p);
+	return NULL;
+}
+
+/* Splits --lib_prefix at commas; the strings live in *buf. */
+static const char **split_prefixes(const char *s, size_t *n, char **buf)
+{
+	const char **v;
+	char *p, *tok;
+	size_t cap = 0;
+
+	*n = 0;
+	*buf = NULL;
+	if (!s || !*s)
+		return NULL;
+	*buf = xstrdup(s);
+	v = NULL;
+	for (p = *buf; (tok = strsep(&p, ","));) {
+		if (!*tok)
+			continue;
+		GROW(v, cap, *n + 1);
+		v[(*n)++] = tok;
+	}
+	return v;
+}
+
+int pipeline_run(const struct options *o)
+{
+	struct symbolize_options so = { 0 };
+	struct report_options ro = { 0 };
+	struct report r;
+	struct profile *p = NULL;
+	struct output out;
+	struct err e = { { 0 } };
+	const char *program = NULL;
+	char **files = o->args;
+	int nfiles = o->nargs, status = 1;
+	char *prefix_buf = NULL;
+	const char **prefixes = NULL;
+
+	if (nfiles == 0) {
+		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
+		return 2;
+	}
+	/* [PROGRAM] PROFILE...: the first argument is a program unless it is a profile. */
+	if (nfiles >= 2 && !is_profile_file(files[0])) {
+		program = files[0];
+		files++;
+		nfiles--;
+		if (symbolize_check_program(program, &e) < 0) {
+			fprintf(stderr, "pprof: %s\n", e.msg);
+			return 1;
+		}
+	}
+	p = load_profiles(o, files, nfiles, &e);
+	if (!p) {
+		fprintf(stderr, "pprof: %s\n", e.msg);
+		return 1;
+	}
+	prefixes = split_prefixes(o->lib_prefix, &so.nlib_prefix, &prefix_buf);
+	so.program = program;
+	so.lib_prefix = prefixes;
+	so.verbose = o->verbose;
+	so.keep_templates = o->no_strip_temp;
+	if (symbolize_profile(p, &so, &e) < 0) {
+		fprintf(stderr, "pprof: %s\n", e.msg);
+		goto done;
+	}
+	ro.granularity = o->granularity;
+	ro.cum = o->cum;
+	ro.focus = o->focus;
+	ro.ignore = o->ignore;
+	ro.show_addresses = o->show_addresses;
+	ro.keep_templates = o->no_strip_temp;
+	ro.no_auto_signal_frames = o->no_auto_signal_frm;
+	if (report_build(p, &ro, &r, &e) < 0) {
+		fprintf(stderr, "pprof: %s\n", e.msg);
+		status = 2;
+		goto done;
+	}
+	if (output_open(&out, o->output, &e) < 0) {
+		fprintf(stderr, "pprof: %s\n", e.msg);
+		report_release(&r);
+		goto done;
+	}
+	report_text(out.fp, &r, &ro, 0);
+	report_release(&r);
+	if (output_commit(&out, &e) < 0) {
+		fprintf(stderr, "pprof: %s\n", e.msg);
+		goto done;
+	}
+	status = 0;
+done:
+	free(prefixes);
+	free(prefix_buf);
+	profile_free(p);
+	return status;
+}

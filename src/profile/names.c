@@ -1,0 +1,88 @@
+/* names.c - gperftools pprof's short function names. */
+#include <ctype.h>
+#include <string.h>
+
+#include "names.h"
+
+/* Removes every innermost group open..close (and a "\s*const" after "()"). */
+static int strip_groups(struct strbuf *sb, char open, char close, int with_const)
+{
+	char *s = sb->buf, *w = sb->buf;
+	size_t i = 0, n = sb->len;
+	int changed = 0;
+
+	while (i < n) {
+		if (s[i] == open) {
+			size_t j = i + 1;
+
+			while (j < n && s[j] != open && s[j] != close)
+				j++;
+			if (j < n && s[j] == close) {
+				j++;
+				if (with_const) {
+					size_t k = j;
+
+					while (k < n && isspace((unsigned char)s[k]))
+						k++;
+					if (n - k >= 5 && !memcmp(s + k, "const", 5))
+						j = k + 5;
+				}
+				i = j;
+				changed = 1;
+				continue;
+			}
+		}
+		*w++ = s[i++];
+	}
+	*w = 0;
+	sb->len = (size_t)(w - sb->buf);
+	return changed;
+}
+
+static int is_word(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+void short_function_name(const char *full, int keep_templates, struct strbuf *out)
+{
+	size_t i, best = 0;
+	int found = 0;
+
+	sb_reset(out);
+	sb_adds(out, full);
+	while (strip_groups(out, '(', ')', 1))
+		;
+	/* A trailing address tag "<0000000000401126>". */
+	if (out->len && out->buf[out->len - 1] == '>') {
+		size_t j = out->len - 1;
+
+		while (j > 0 && (isdigit((unsigned char)out->buf[j - 1]) ||
+				 (out->buf[j - 1] >= 'a' && out->buf[j - 1] <= 'f')))
+			j--;
+		if (j > 0 && out->buf[j - 1] == '<') {
+			out->len = j - 1;
+			out->buf[out->len] = 0;
+		}
+	}
+	if (!keep_templates)
+		while (strip_groups(out, '<', '>', 0))
+			;
+	/* Drop everything up to the last whitespace that precedes "word::". */
+	for (i = 1; i < out->len; i++) {
+		size_t j = i;
+
+		if (!isspace((unsigned char)out->buf[i - 1]) || !is_word((unsigned char)out->buf[i]))
+			continue;
+		while (j < out->len && is_word((unsigned char)out->buf[j]))
+			j++;
+		if (j + 1 < out->len && out->buf[j] == ':' && out->buf[j + 1] == ':') {
+			best = i;
+			found = 1;
+		}
+	}
+	if (found) {
+		memmove(out->buf, out->buf + best, out->len - best + 1);
+		out->len -= best;
+	}
+}

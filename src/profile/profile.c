@@ -1,0 +1,377 @@
+/* profile.c - building the profile model: mappings, locations, functions, samples. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "strtab.h"
+#include "util.h"
+
+/* Open-addressing tables; slots hold 1-based indexes into the profile arrays. */
+struct table {
+	uint32_t *slot;
+	size_t mask;   /* capacity - 1, capacity a power of two */
+	size_t used;
+};
+
+struct profile_index {
+	struct table loc;    /* by address */
+	struct table fn;     /* by all fields */
+	struct table sample; /* by stack */
+	uint64_t *sample_hash;
+	size_t cap_sample_hash;
+};
+
+static void table_init(struct table *t, size_t cap)
+{
+	t->slot = xcalloc(cap, sizeof(*t->slot));
+	t->mask = cap - 1;
+	t->used = 0;
+}
+
+/* Returns the slot for hash h whose entry satisfies eq, or the empty slot. */
+#define TABLE_FIND(t, h, eq_expr, out_slot) do {                          \
+		size_t i_ = (size_t)(h) & (t)->mask;                            \
+		for (;; i_ = (i_ + 1) & (t)->mask) {                            \
+			uint32_t idx = (t)->slot[i_];                           \
+			if (!idx || (eq_expr)) {                                \
+				(out_slot) = &(t)->slot[i_];                    \
+				break;                                          \
+			}                                                       \
+		}                                                               \
+	} while (0)
+
+static void table_rehash(struct table *t, uint64_t (*hash)(void *ctx, uint32_t idx), void *ctx)
+{
+	struct table n;
+	size_t i;
+
+	table_init(&n, (t->mask + 1) * 2);
+	for (i = 0; i <= t->mask; i++) {
+		uint32_t idx = t->slot[i];
+		size_t j;
+
+		if (!idx)
+			continue;
+		for (j = hash(ctx, idx) & n.mask; n.slot[j]; j = (j + 1) & n.mask)
+			;
+		n.slot[j] = idx;
+	}
+	n.used = t->used;
+	free(t->slot);
+	*t = n;
+}
+
+static int table_full(const struct table *t)
+{
+	return (t->used + 1) * 4 > (t->mask + 1) * 3;
+}
+
+struct profile *profile_new(void)
+{
+	struct profile *p = xcalloc(1, sizeof(*p));
+
+	arena_init(&p->arena);
+	p->strings = strtab_new(&p->arena);
+	p->index = xcalloc(1, sizeof(*p->index));
+	table_init(&p->index->loc, 1024);
+	table_init(&p->index->fn, 256);
+	table_init(&p->index->sample, 1024);
+	p->period_type.type = p->period_type.unit = profile_intern(p, "");
+	p->address_bits = 64;
+	return p;
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	free(p->index->loc.slot);
+	free(p->index->fn.slot);
+	free(p->index->sample.slot);
+	free(p->index->sample_hash);
+	free(p->index);
+	free(p->mapping);
+	free(p->location);
+	free(p->function);
+	free(p->sample);
+	free(p->comment);
+	free(p->sample_type);
+	strtab_free(p->strings);
+	arena_release(&p->arena);
+	free(p);
+}
+
+const char *profile_intern_n(struct profile *p, const char *s, size_t n)
+{
+	return strtab_intern(p->strings, s, n);
+}
+
+const char *profile_intern(struct profile *p, const char *s)
+{
+	return strtab_intern(p->strings, s ? s : "", s ? strlen(s) : 0);
+}
+
+void profile_set_sample_types(struct profile *p, size_t n, const char *const *type_unit)
+{
+	size_t i;
+
+	free(p->sample_type);
+	p->sample_type = xcalloc(n, sizeof(*p->sample_type));
+	p->nsample_type = n;
+	for (i = 0; i < n; i++) {
+		p->sample_type[i].type = profile_intern(p, type_unit[2 * i]);
+		p->sample_type[i].unit = profile_intern(p, type_unit[2 * i + 1]);
+	}
+}
+
+void profile_add_comment(struct profile *p, const char *text)
+{
+	GROW(p->comment, p->cap_comment, p->ncomment + 1);
+	p->comment[p->ncomment++] = profile_intern(p, text);
+}
+
+struct mapping *profile_add_mapping(struct profile *p, uint64_t start, uint64_t limit,
+				    uint64_t offset, const char *file, const char *build_id)
+{
+	struct mapping *m = arena_calloc(&p->arena, 1, sizeof(*m));
+
+	m->start = start;
+	m->limit = limit;
+	m->offset = offset;
+	m->file = profile_intern(p, file);
+	m->build_id = profile_intern(p, build_id);
+	GROW(p->mapping, p->cap_mapping, p->nmapping + 1);
+	p->mapping[p->nmapping++] = m;
+	m->id = p->nmapping;
+	return m;
+}
+
+struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
+{
+	struct mapping *best = NULL;
+	size_t i;
+
+	for (i = 0; i < p->nmapping; i++) {
+		struct mapping *m = p->mapping[i];
+
+		if (addr >= m->start && addr < m->limit && (!best || m->start >= best->start))
+			best = m;
+	}
+	return best;
+}
+
+static uint64_t loc_hash(void *ctx, uint32_t idx)
+{
+	struct profile *p = ctx;
+
+	return hash_u64(p->location[idx - 1]->address);
+}
+
+struct location *profile_location(struct profile *p, uint64_t addr)
+{
+	struct table *t = &p->index->loc;
+	uint32_t *slot;
+	struct location *l;
+
+	TABLE_FIND(t, hash_u64(addr), p->location[idx - 1]->address == addr, slot);
+	if (*slot)
+		return p->location[*slot - 1];
+	l = arena_calloc(&p->arena, 1, sizeof(*l));
+	l->address = addr;
+	l->mapping = profile_find_mapping(p, addr);
+	GROW(p->location, p->cap_location, p->nlocation + 1);
+	p->location[p->nlocation++] = l;
+	l->id = p->nlocation;
+	*slot = (uint32_t)p->nlocation;
+	if (++t->used, table_full(t))
+		table_rehash(t, loc_hash, p);
+	return l;
+}
+
+static uint64_t fn_hash_fields(const char *name, const char *sys, const char *file,
+			       int64_t line, uint64_t addr)
+{
+	uint64_t h = hash_u64((uintptr_t)name);
+
+	h = hash_u64(h ^ (uintptr_t)sys);
+	h = hash_u64(h ^ (uintptr_t)file);
+	h = hash_u64(h ^ (uint64_t)line);
+	return hash_u64(h ^ addr);
+}
+
+static uint64_t fn_hash(void *ctx, uint32_t idx)
+{
+	struct function *f = ((struct profile *)ctx)->function[idx - 1];
+
+	return fn_hash_fields(f->name, f->system_name, f->filename, f->start_line, f->symbol_address);
+}
+
+struct function *profile_function(struct profile *p, const char *name, const char *system_name,
+				  const char *filename, int64_t start_line, uint64_t symbol_address)
+{
+	struct table *t = &p->index->fn;
+	uint32_t *slot;
+	struct function *f;
+	uint64_t h;
+
+	name = profile_intern(p, name);
+	system_name = profile_intern(p, system_name);
+	filename = profile_intern(p, filename);
+	h = fn_hash_fields(name, system_name, filename, start_line, symbol_address);
+#define FN_EQ(f) ((f)->name == name && (f)->system_name == system_name && \
+		  (f)->filename == filename && (f)->start_line == start_line && \
+		  (f)->symbol_address == symbol_address)
+	TABLE_FIND(t, h, FN_EQ(p->function[idx - 1]), slot);
+#undef FN_EQ
+	if (*slot)
+		return p->function[*slot - 1];
+	f = arena_calloc(&p->arena, 1, sizeof(*f));
+	f->name = name;
+	f->system_name = system_name;
+	f->filename = filename;
+	f->start_line = start_line;
+	f->symbol_address = symbol_address;
+	GROW(p->function, p->cap_function, p->nfunction + 1);
+	p->function[p->nfunction++] = f;
+	f->id = p->nfunction;
+	*slot = (uint32_t)p->nfunction;
+	if (++t->used, table_full(t))
+		table_rehash(t, fn_hash, p);
+	return f;
+}
+
+void profile_set_lines(struct profile *p, struct location *loc, const struct line *line, size_t n)
+{
+	loc->nline = (uint32_t)n;
+	loc->line = n ? arena_memdup(&p->arena, line, n * sizeof(*line)) : NULL;
+}
+
+static uint64_t stack_hash(struct location *const *loc, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = hash_u64(h ^ loc[i]->id);
+	return h;
+}
+
+static uint64_t sample_hash(void *ctx, uint32_t idx)
+{
+	return ((struct profile *)ctx)->index->sample_hash[idx - 1];
+}
+
+static int same_stack(const struct sample *s, struct location *const *loc, size_t n)
+{
+	return s->nlocation == n && !memcmp(s->location, loc, n * sizeof(*loc));
+}
+
+struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
+				  const int64_t *value)
+{
+	struct profile_index *ix = p->index;
+	struct table *t = &ix->sample;
+	uint64_t h = stack_hash(loc, n);
+	uint32_t *slot;
+	struct sample *s;
+	size_t i;
+
+	TABLE_FIND(t, h, ix->sample_hash[idx - 1] == h && same_stack(p->sample[idx - 1], loc, n), slot);
+	if (*slot) {
+		s = p->sample[*slot - 1];
+		for (i = 0; i < p->nsample_type; i++)
+			s->value[i] += value[i];
+		return s;
+	}
+	s = arena_alloc(&p->arena, sizeof(*s));
+	s->nlocation = (uint32_t)n;
+	s->location = n ? arena_memdup(&p->arena, loc, n * sizeof(*loc)) : NULL;
+	s->value = arena_memdup(&p->arena, value, p->nsample_type * sizeof(*value));
+	GROW(p->sample, p->cap_sample, p->nsample + 1);
+	GROW(ix->sample_hash, ix->cap_sample_hash, p->nsample + 1);
+	ix->sample_hash[p->nsample] = h;
+	p->sample[p->nsample++] = s;
+	*slot = (uint32_t)p->nsample;
+	if (++t->used, table_full(t))
+		table_rehash(t, sample_hash, p);
+	return s;
+}
+
+/* Finds dst's sample with the stack of src's sample s, translating locations. */
+static struct location **translate(struct profile *dst, const struct sample *s,
+				   struct location ***buf, size_t *cap)
+{
+	uint32_t i;
+
+	GROW(*buf, *cap, s->nlocation + 1);
+	for (i = 0; i < s->nlocation; i++)
+		(*buf)[i] = profile_location(dst, s->location[i]->address);
+	return *buf;
+}
+
+static void import_mappings(struct profile *dst, const struct profile *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->nmapping; i++) {
+		const struct mapping *m = src->mapping[i];
+
+		if (!profile_find_mapping(dst, m->start))
+			profile_add_mapping(dst, m->start, m->limit, m->offset, m->file, m->build_id);
+	}
+}
+
+void profile_merge(struct profile *dst, const struct profile *src, int64_t scale)
+{
+	struct location **buf = NULL;
+	int64_t *val = xcalloc(dst->nsample_type, sizeof(*val));
+	size_t cap = 0, i, j;
+
+	if (src->nsample_type != dst->nsample_type)
+		BUG("merging profiles of different sample types");
+	import_mappings(dst, src);
+	for (i = 0; i < src->nsample; i++) {
+		const struct sample *s = src->sample[i];
+
+		for (j = 0; j < dst->nsample_type; j++)
+			val[j] = s->value[j] * scale;
+		profile_add_sample(dst, translate(dst, s, &buf, &cap), s->nlocation, val);
+	}
+	free(buf);
+	free(val);
+}
+
+void profile_subtract(struct profile *p, const struct profile *base, int drop_negative)
+{
+	struct location **buf = NULL;
+	int64_t *val = xcalloc(p->nsample_type, sizeof(*val));
+	size_t cap = 0, i, j, nbefore = p->nsample;
+
+	if (base->nsample_type != p->nsample_type)
+		BUG("subtracting profiles of different sample types");
+	for (i = 0; i < base->nsample; i++) {
+		const struct sample *s = base->sample[i];
+		struct sample *d;
+		struct location **loc;
+		uint64_t h;
+		uint32_t *slot;
+		struct table *t = &p->index->sample;
+
+		loc = translate(p, s, &buf, &cap);
+		h = stack_hash(loc, s->nlocation);
+		TABLE_FIND(t, h, p->index->sample_hash[idx - 1] == h &&
+			   same_stack(p->sample[idx - 1], loc, s->nlocation), slot);
+		if (!*slot && drop_negative)
+			continue;
+		for (j = 0; j < p->nsample_type; j++)
+			val[j] = -s->value[j];
+		d = profile_add_sample(p, loc, s->nlocation, val);
+		if (drop_negative)
+			for (j = 0; j < p->nsample_type; j++)
+				if (d->value[j] < 0)
+					d->value[j] = 0;
+	}
+	(void)nbefore;
+	free(buf);
+	free(val);
+}

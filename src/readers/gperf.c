@@ -1,0 +1,287 @@
+/* gperf.c - reader for gperftools CPU profiles (binary header, records, trailer, map text). */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cursor.h"
+#include "reader.h"
+#include "strbuf.h"
+#include "util.h"
+
+/*
+ * Slot width and byte order come from the header words, as gperftools
+ * pprof decides them: 8 zero bytes mean 64-bit slots (the next slot's zero
+ * half tells the order); otherwise 32-bit, with the zero half of the second
+ * word telling the order.  Returns 0 when the bytes fit neither.
+ */
+static int detect(const unsigned char *b, size_t len, unsigned *width, int *big)
+{
+	static const unsigned char zero[8];
+
+	if (len < 8 || memcmp(b, zero, 4))
+		return 0;
+	if (!memcmp(b, zero, 8)) {
+		if (len < 16)
+			return 0;
+		*width = 8;
+		if (!memcmp(b + 12, zero, 4) && memcmp(b + 8, zero, 4))
+			*big = 0;
+		else if (!memcmp(b + 8, zero, 4) && memcmp(b + 12, zero, 4))
+			*big = 1;
+		else
+			return 0;
+		return 1;
+	}
+	*width = 4;
+	if (!b[6] && !b[7])
+		*big = 0;
+	else if (!b[4] && !b[5])
+		*big = 1;
+	else
+		return 0;
+	return 1;
+}
+
+static int gperf_sniff(const unsigned char *buf, size_t len)
+{
+	/* Header slot 0 is always zero; nothing else we read starts so. */
+	static const unsigned char zero[4];
+
+	return len >= 4 && !memcmp(buf, zero, 4);
+}
+
+static int parse_hex(const char **s, const char *end, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+	int n = 0;
+
+	while (p < end && isxdigit((unsigned char)*p)) {
+		if (++n > 16)
+			return -1;
+		x = x << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10));
+		p++;
+	}
+	if (!n)
+		return -1;
+	*s = p;
+	*v = x;
+	return 0;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static const char *skip_field(const char *p, const char *end)
+{
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	return p;
+}
+
+static int is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Copies path into sb with "$build" (followed by a non-word char) replaced. */
+static void expand_build(struct strbuf *sb, const char *path, size_t n, const char *build)
+{
+	size_t i = 0;
+
+	sb_reset(sb);
+	while (i < n) {
+		if (n - i >= 6 && !memcmp(path + i, "$build", 6) &&
+		    (i + 6 == n || !is_word_char(path[i + 6]))) {
+			sb_adds(sb, build);
+			i += 6;
+		} else {
+			sb_addc(sb, path[i++]);
+		}
+	}
+}
+
+/*
+ * One line of the mapped-object list: "build=PATH", a /proc/maps line, or a
+ * cooked "start-end: path" line.  Only executable mappings with a path enter
+ * the model; other lines are ignored, as the format asks.
+ */
+static void parse_map_line(struct profile *p, const char *line, const char *end,
+			   struct strbuf *build, struct strbuf *path, unsigned lineno)
+{
+	const char *s = skip_space(line, end), *perm, *f;
+	uint64_t start, limit, offset = 0;
+
+	if (end - s >= 6 && !memcmp(s, "build=", 6)) {
+		sb_reset(build);
+		sb_add(build, s + 6, (size_t)(end - s - 6));
+		return;
+	}
+	if (parse_hex(&s, end, &start) < 0 || s >= end || *s != '-') {
+		return;
+	}
+	s++;
+	if (parse_hex(&s, end, &limit) < 0 || s >= end)
+		goto bad;
+	if (*s == ':') {
+		/* Cooked: "start-end: path". */
+		f = skip_space(s + 1, end);
+	} else {
+		s = skip_space(s, end);
+		perm = s;
+		s = skip_field(s, end);
+		if (s - perm != 4)
+			goto bad;
+		if (perm[2] != 'x')
+			return;
+		s = skip_space(s, end);
+		if (parse_hex(&s, end, &offset) < 0)
+			goto bad;
+		s = skip_field(skip_space(s, end), end);   /* device */
+		s = skip_field(skip_space(s, end), end);   /* inode */
+		f = skip_space(s, end);
+	}
+	while (end > f && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	if (f >= end)
+		return;
+	if (limit <= start)
+		goto bad;
+	expand_build(path, f, (size_t)(end - f), sb_str(build));
+	profile_add_mapping(p, start, limit, offset, sb_str(path), "");
+	return;
+bad:
+	warnf("%s: ignoring malformed mapping line %u", "profile", lineno);
+}
+
+static void parse_maps(struct profile *p, const char *text, size_t len)
+{
+	struct strbuf build = STRBUF_INIT, path = STRBUF_INIT;
+	const char *s = text, *end = text + len;
+	unsigned lineno = 0;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *le = nl ? nl : end;
+
+		lineno++;
+		parse_map_line(p, s, le, &build, &path, lineno);
+		s = nl ? nl + 1 : end;
+	}
+	sb_release(&build);
+	sb_release(&path);
+}
+
+static int gperf_read(const char *name, const unsigned char *buf, size_t len,
+		      struct profile *p, struct err *e)
+{
+	static const char *const types[] = { "samples", "count", "cpu", "nanoseconds" };
+	struct cursor c;
+	struct location **stack = NULL;
+	size_t cap = 0;
+	unsigned width;
+	int big;
+	uint64_t hdr_words, version, period, mask;
+	int ret = -1, trailer = 0;
+
+	cursor_init(&c, name, buf, len);
+	if (!detect(buf, len, &width, &big)) {
+		if (len < 16)
+			return cursor_fail(&c, 0, e, "profile header runs past end of file");
+		return cursor_fail(&c, 0, e, "bad header words: neither 32- nor 64-bit slots of a CPU profile");
+	}
+	c.big_endian = big;
+	mask = width == 8 ? UINT64_MAX : UINT32_MAX;
+	p->address_bits = width * 8;
+	{
+		uint64_t h0;
+
+		if (cursor_word(&c, width, &h0, "profile header", e) < 0 ||
+		    cursor_word(&c, width, &hdr_words, "profile header", e) < 0)
+			return -1;
+	}
+	if (hdr_words < 3 || hdr_words > 0xffff)
+		return cursor_fail(&c, width, e, "bad header word count %llu (must be 3 or more)",
+				   (unsigned long long)hdr_words);
+	if (cursor_word(&c, width, &version, "profile header", e) < 0 ||
+	    cursor_word(&c, width, &period, "profile header", e) < 0)
+		return -1;
+	if (version != 0)
+		return cursor_fail(&c, 2 * width, e, "unsupported CPU profile version %llu",
+				   (unsigned long long)version);
+	if (period > UINT32_MAX)
+		return cursor_fail(&c, 3 * width, e, "absurd sampling period %llu",
+				   (unsigned long long)period);
+	/* Skip the remaining header words. */
+	if (cursor_left(&c) / width < hdr_words - 2)
+		return cursor_fail(&c, c.off, e, "profile header runs past end of file");
+	c.off += (hdr_words - 2) * width;
+
+	profile_set_sample_types(p, 2, types);
+	p->period_type.type = profile_intern(p, "cpu");
+	p->period_type.unit = profile_intern(p, "nanoseconds");
+	p->period = (int64_t)period * 1000;
+
+	while (!trailer) {
+		size_t rec = c.off;
+		uint64_t count, depth, i;
+		int64_t val[2];
+
+		if (cursor_left(&c) == 0)
+			return cursor_fail(&c, rec, e, "missing end-of-data trailer (file truncated?)");
+		if (cursor_word(&c, width, &count, "record header", e) < 0 ||
+		    cursor_word(&c, width, &depth, "record header", e) < 0)
+			goto out;
+		if (depth == 0) {
+			cursor_fail(&c, rec, e, "record with no PCs");
+			goto out;
+		}
+		if (depth > cursor_left(&c) / width) {
+			cursor_fail(&c, rec, e, "stack of %llu frames runs past end of file",
+				    (unsigned long long)depth);
+			goto out;
+		}
+		if (load_word(c.buf + c.off, width, big) == 0) {
+			/* The trailer (0, 1, 0); any record led by PC 0 ends the data. */
+			c.off += depth * width;
+			trailer = 1;
+			break;
+		}
+		GROW(stack, cap, depth);
+		for (i = 0; i < depth; i++) {
+			uint64_t pc = load_word(c.buf + c.off + i * width, width, big);
+
+			/* Callers are return addresses: look them up inside the call. */
+			if (i > 0)
+				pc = (pc - 1) & mask;
+			stack[i] = profile_location(p, pc);
+		}
+		c.off += depth * width;
+		if (count > INT64_MAX / 1000 / (period ? period : 1)) {
+			cursor_fail(&c, rec, e, "absurd sample count %llu", (unsigned long long)count);
+			goto out;
+		}
+		val[0] = (int64_t)count;
+		val[1] = (int64_t)count * (int64_t)period * 1000;
+		profile_add_sample(p, stack, depth, val);
+	}
+	parse_maps(p, (const char *)c.buf + c.off, cursor_left(&c));
+	/* Locations were created before the mappings were known. */
+	for (size_t i = 0; i < p->nlocation; i++)
+		p->location[i]->mapping = profile_find_mapping(p, p->location[i]->address);
+	ret = 0;
+out:
+	free(stack);
+	return ret;
+}
+
+const struct reader reader_gperf = {
+	.name = "gperftools CPU profile",
+	.sniff = gperf_sniff,
+	.read = gperf_read,
+};

@@ -1,0 +1,79 @@
+/* reader.c - the table of readers, sniffing, and file loading. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader.h"
+#include "strbuf.h"
+
+static const struct reader *const readers[] = {
+	&reader_gperf,
+};
+
+int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
+		       struct profile **out, struct err *e)
+{
+	struct strbuf tried = STRBUF_INIT;
+	size_t i;
+
+	*out = NULL;
+	if (len == 0)
+		return err_set(e, "%s: empty file, not a profile", path);
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+		struct profile *p;
+
+		if (!readers[i]->sniff(buf, len))
+			continue;
+		p = profile_new();
+		if (readers[i]->read(path, buf, len, p, e) < 0) {
+			profile_free(p);
+			return -1;
+		}
+		*out = p;
+		return 0;
+	}
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+		sb_addf(&tried, "%s%s", i ? ", " : "", readers[i]->name);
+	err_set(e, "%s: unknown profile format (tried: %s)", path, sb_str(&tried));
+	sb_release(&tried);
+	return -1;
+}
+
+int reader_load(const char *path, struct profile **out, struct err *e)
+{
+	struct stat st;
+	void *map;
+	int fd, r;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return err_set(e, "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		err_set(e, "cannot stat '%s': %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return err_set(e, "%s: is a directory, not a profile", path);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, "%s: not a regular file", path);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return err_set(e, "%s: empty file, not a profile", path);
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return err_set(e, "cannot read '%s': %s", path, strerror(errno));
+	r = reader_load_buffer(path, map, (size_t)st.st_size, out, e);
+	munmap(map, (size_t)st.st_size);
+	return r;
+}

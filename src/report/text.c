@@ -1,0 +1,76 @@
+/* text.c - the text report: one line per entry with flat, flat%, sum%, cum, cum%, name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "util.h"
+
+static void percent(char *buf, size_t n, int64_t num, int64_t total)
+{
+	if (total != 0)
+		snprintf(buf, n, "%.1f%%", (double)num * 100.0 / (double)total);
+	else
+		snprintf(buf, n, "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+}
+
+static int by_cum;
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = *(const struct entry *const *)a, *y = *(const struct entry *const *)b;
+	int64_t vx = by_cum ? x->cum : x->flat, vy = by_cum ? y->cum : y->flat;
+
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* Entries in report order; caller frees the array. */
+const struct entry **report_sorted(const struct report *r, int cum)
+{
+	const struct entry **v = xcalloc(r->nentry + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < r->nentry; i++)
+		v[i] = &r->entry[i];
+	by_cum = cum;
+	qsort(v, r->nentry, sizeof(*v), cmp_entry);
+	return v;
+}
+
+/* How pprof prints a key: an address key shows its symbol and file:line. */
+static void print_name(FILE *out, const struct entry *e, const struct report_options *o)
+{
+	if (e->display && o->granularity == GRAN_ADDRESSES)
+		fprintf(out, "%s %s\n", e->key, e->display);
+	else
+		fprintf(out, "%s\n", e->display ? e->display : e->key);
+}
+
+void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit)
+{
+	const struct entry **v = report_sorted(r, o->cum);
+	int64_t running = 0;
+	size_t i;
+	int lines = 0;
+
+	if (r->total != 0)
+		fprintf(out, "Total: %lld %s\n", (long long)r->total, r->unit);
+	for (i = 0; i < r->nentry; i++) {
+		const struct entry *e = v[i];
+		char fp[32], rp[32], cp[32];
+
+		running += e->flat;
+		if (e->flat != 0 || e->cum != 0) {
+			percent(fp, sizeof(fp), e->flat, r->local_total);
+			percent(rp, sizeof(rp), running, r->local_total);
+			percent(cp, sizeof(cp), e->cum, r->local_total);
+			fprintf(out, "%8lld %6s %6s %8lld %6s ", (long long)e->flat, fp, rp,
+				(long long)e->cum, cp);
+			print_name(out, e, o);
+		}
+		if (limit > 0 && ++lines >= limit)
+			break;
+	}
+	free(v);
+}

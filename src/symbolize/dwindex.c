@@ -1,0 +1,398 @@
+/* dwarf.c - inline chains and line numbers from libdw, indexed per compilation unit. */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "dwindex.h"
+#include "util.h"
+
+/*
+ * dwarf_getscopes walks the whole unit for every query, so each unit that
+ * holds a queried address gets a tree of its function scopes once: the
+ * subprograms and inlined instances with their address ranges.  A lookup
+ * finds the subprogram by binary search and descends through its inlined
+ * instances.
+ */
+struct range {
+	uint64_t lo, hi;
+	uint32_t node;
+};
+
+struct node {
+	Dwarf_Off off;        /* DIE offset */
+	uint32_t first_range, nrange;
+	int32_t first_child, next_sibling;
+	/* Resolved lazily. */
+	int named;
+	const char *name, *raw;
+	int is_linkage;
+	uint64_t low_pc;
+};
+
+struct unit {
+	Dwarf_Off off;
+	Dwarf_Die cudie;
+	int mangles;          /* language with mangled names */
+	struct node *node;
+	size_t nnode, cap_node;
+	struct range *range;  /* all ranges; node ranges are contiguous */
+	size_t nrange, cap_range;
+	struct range *top;    /* ranges of top-level subprograms, sorted */
+	size_t ntop;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *comp_dir;
+};
+
+struct dwindex {
+	Dwfl_Module *mod;
+	struct profile *p;
+	struct unit **unit;
+	size_t nunit, cap_unit;
+};
+
+struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p)
+{
+	struct dwindex *ix = xcalloc(1, sizeof(*ix));
+
+	ix->mod = mod;
+	ix->p = p;
+	return ix;
+}
+
+void dwindex_free(struct dwindex *ix)
+{
+	size_t i;
+
+	if (!ix)
+		return;
+	for (i = 0; i < ix->nunit; i++) {
+		free(ix->unit[i]->node);
+		free(ix->unit[i]->range);
+		free(ix->unit[i]->top);
+		free(ix->unit[i]);
+	}
+	free(ix->unit);
+	free(ix);
+}
+
+static int lang_mangles(Dwarf_Die *cu)
+{
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+	case DW_LANG_ObjC_plus_plus:
+	case DW_LANG_D:
+	case DW_LANG_Rust:
+	case DW_LANG_Java:
+	case DW_LANG_Ada83:
+	case DW_LANG_Ada95:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int32_t add_node(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t *last_child)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	struct node *n;
+	int32_t idx;
+	uint32_t first = (uint32_t)u->nrange;
+
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		GROW(u->range, u->cap_range, u->nrange + 1);
+		u->range[u->nrange].lo = start;
+		u->range[u->nrange].hi = end;
+		u->range[u->nrange].node = (uint32_t)u->nnode;
+		u->nrange++;
+	}
+	if (u->nrange == first)
+		return -1;
+	GROW(u->node, u->cap_node, u->nnode + 1);
+	idx = (int32_t)u->nnode++;
+	n = &u->node[idx];
+	memset(n, 0, sizeof(*n));
+	n->off = dwarf_dieoffset(die);
+	n->first_range = first;
+	n->nrange = (uint32_t)(u->nrange - first);
+	n->first_child = n->next_sibling = -1;
+	if (parent >= 0) {
+		if (*last_child >= 0)
+			u->node[*last_child].next_sibling = idx;
+		else
+			u->node[parent].first_child = idx;
+		*last_child = idx;
+	}
+	return idx;
+}
+
+/* Walks die's children; parent is the node they belong to (-1 at top). */
+static void walk(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t *last_child, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 256 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		int32_t idx, last = -1;
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+			idx = add_node(u, &child, parent, last_child);
+			if (idx >= 0)
+				walk(u, &child, idx, &last, depth + 1);
+			else if (tag == DW_TAG_subprogram)
+				walk(u, &child, parent, last_child, depth + 1);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_module:
+			walk(u, &child, parent, last_child, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? 1 : x->hi > y->hi ? -1 : 0;
+}
+
+static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
+{
+	Dwarf_Off off = dwarf_dieoffset(cudie);
+	struct unit *u;
+	size_t i;
+	int32_t last = -1;
+
+	for (i = 0; i < ix->nunit; i++)
+		if (ix->unit[i]->off == off)
+			return ix->unit[i];
+	u = xcalloc(1, sizeof(*u));
+	u->off = off;
+	u->cudie = *cudie;
+	u->mangles = lang_mangles(cudie);
+	walk(u, cudie, -1, &last, 0);
+	/* Top-level nodes are those never made a child; mark children first. */
+	{
+		char *is_child = xcalloc(u->nnode + 1, 1);
+
+		for (i = 0; i < u->nnode; i++) {
+			int32_t c;
+
+			for (c = u->node[i].first_child; c >= 0; c = u->node[c].next_sibling)
+				is_child[c] = 1;
+		}
+		u->top = xcalloc(u->nrange + 1, sizeof(*u->top));
+		for (i = 0; i < u->nrange; i++)
+			if (!is_child[u->range[i].node])
+				u->top[u->ntop++] = u->range[i];
+		free(is_child);
+	}
+	qsort(u->top, u->ntop, sizeof(*u->top), cmp_range);
+	{
+		Dwarf_Attribute a;
+
+		u->comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a));
+	}
+	if (dwarf_getsrcfiles(cudie, &u->files, &u->nfiles) != 0) {
+		u->files = NULL;
+		u->nfiles = 0;
+	}
+	GROW(ix->unit, ix->cap_unit, ix->nunit + 1);
+	ix->unit[ix->nunit++] = u;
+	return u;
+}
+
+static int node_contains(const struct unit *u, const struct node *n, uint64_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nrange; i++) {
+		const struct range *r = &u->range[n->first_range + i];
+
+		if (addr >= r->lo && addr < r->hi)
+			return 1;
+	}
+	return 0;
+}
+
+static const char *attr_string(Dwarf_Die *die, int name)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, name, &a));
+}
+
+static void resolve_name(struct dwindex *ix, struct unit *u, struct node *n)
+{
+	Dwarf_Die die;
+	const char *link, *name;
+	Dwarf_Addr lo;
+
+	n->named = 1;
+	if (!dwarf_offdie(dwfl_module_getdwarf(ix->mod, &(Dwarf_Addr){0}), n->off, &die))
+		return;
+	link = attr_string(&die, DW_AT_linkage_name);
+	if (!link)
+		link = attr_string(&die, DW_AT_MIPS_linkage_name);
+	if (link) {
+		char *dm = demangle(link);
+
+		n->name = profile_intern(ix->p, dm ? dm : link);
+		n->raw = profile_intern(ix->p, link);
+		n->is_linkage = 1;
+		free(dm);
+	} else if ((name = attr_string(&die, DW_AT_name))) {
+		n->name = n->raw = profile_intern(ix->p, name);
+		n->is_linkage = !u->mangles;
+	}
+	n->low_pc = u->range[n->first_range].lo;
+	if (dwarf_lowpc(&die, &lo) == 0)
+		n->low_pc = lo;
+	else if (dwarf_entrypc(&die, &lo) == 0)
+		n->low_pc = lo;
+}
+
+/*
+ * File names as binutils composes them: a file whose directory is relative
+ * is put under the unit's compilation directory, even when that directory
+ * is itself relative ("./stdlib" + "./stdlib/msort.c").
+ */
+static const char *path_name(struct dwindex *ix, const struct unit *u, const char *f)
+{
+	char *s;
+	const char *r;
+
+	if (!f)
+		return NULL;
+	if (f[0] == '/' || !u->comp_dir)
+		return profile_intern(ix->p, f);
+	if (asprintf(&s, "%s/%s", u->comp_dir, f) < 0)
+		return profile_intern(ix->p, f);
+	r = profile_intern(ix->p, s);
+	free(s);
+	return r;
+}
+
+static const char *file_name(struct dwindex *ix, struct unit *u, Dwarf_Word idx)
+{
+	if (!u->files || idx >= u->nfiles)
+		return NULL;
+	return path_name(ix, u, dwarf_filesrc(u->files, idx, NULL, NULL));
+}
+
+static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const char **file, int *line)
+{
+	Dwarf_Line *l = dwarf_getsrc_die(&u->cudie, addr);
+	int ln = 0;
+
+	*file = NULL;
+	*line = 0;
+	if (!l)
+		return;
+	*file = path_name(ix, u, dwarf_linesrc(l, NULL, NULL));
+	if (dwarf_lineno(l, &ln) == 0)
+		*line = ln;
+}
+
+int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max,
+		   const char **file, int *line)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr, &bias);
+	struct unit *u;
+	int32_t chain[256];
+	int depth = 0, i;
+	size_t lo, hi;
+	int32_t cur = -1;
+
+	*file = NULL;
+	*line = 0;
+	if (!cudie)
+		return 0;
+	addr -= bias;
+	u = unit_for(ix, cudie);
+	line_at(ix, u, addr, file, line);
+	/* The last top-level range starting at or below addr that holds it. */
+	lo = 0;
+	hi = u->ntop;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->top[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		if (addr < u->top[lo].hi) {
+			cur = (int32_t)u->top[lo].node;
+			break;
+		}
+		if (u->top[lo].lo + (1ULL << 24) < addr)
+			break;
+	}
+	if (cur < 0)
+		return 0;
+	/* Descend into the inlined instances that hold addr. */
+	while (cur >= 0 && depth < (int)ARRAY_SIZE(chain)) {
+		int32_t c;
+
+		chain[depth++] = cur;
+		for (c = u->node[cur].first_child; c >= 0; c = u->node[c].next_sibling)
+			if (node_contains(u, &u->node[c], addr))
+				break;
+		cur = c;
+	}
+	/* chain[0] is the subprogram; report innermost first. */
+	for (i = 0; i < depth && i < max; i++) {
+		struct node *n = &u->node[chain[depth - 1 - i]];
+
+		if (!n->named)
+			resolve_name(ix, u, n);
+		f[i].name = n->name;
+		f[i].raw = n->raw;
+		f[i].is_linkage = n->is_linkage;
+		f[i].low_pc = n->low_pc;
+		if (i == 0) {
+			f[i].file = *file;
+			f[i].line = *line;
+		} else {
+			/* A caller's position is where it called the inner instance. */
+			struct node *inner = &u->node[chain[depth - i]];
+			Dwarf_Die die;
+			Dwarf_Attribute a;
+			Dwarf_Word w;
+
+			f[i].file = NULL;
+			f[i].line = 0;
+			if (dwarf_offdie(dwfl_module_getdwarf(ix->mod, &(Dwarf_Addr){0}), inner->off, &die)) {
+				if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &w) == 0)
+					f[i].file = file_name(ix, u, w);
+				if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &w) == 0)
+					f[i].line = (int)w;
+			}
+		}
+	}
+	return depth;
+}

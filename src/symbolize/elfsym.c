@@ -1,0 +1,301 @@
+/* elfsym.c - reading ELF symbol tables with libelf, nm's order and classes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "elfsym.h"
+#include "strbuf.h"
+#include "util.h"
+
+static Elf_Scn *find_section(Elf *elf, GElf_Word type, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/* nm's one-letter class of a defined symbol (binutils bfd_decode_symclass). */
+static char nm_class(Elf *elf, const GElf_Sym *s)
+{
+	int bind = GELF_ST_BIND(s->st_info), type = GELF_ST_TYPE(s->st_info);
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	char c;
+
+	if (s->st_shndx == SHN_COMMON)
+		return 'C';
+	if (type == STT_GNU_IFUNC)
+		return 'i';
+	if (bind == STB_WEAK)
+		return type == STT_OBJECT ? 'V' : 'W';
+	if (bind == STB_GNU_UNIQUE)
+		return 'u';
+	if (s->st_shndx == SHN_ABS)
+		c = 'a';
+	else if (!(scn = elf_getscn(elf, s->st_shndx)) || !gelf_getshdr(scn, &sh))
+		c = '?';
+	else if (sh.sh_flags & SHF_EXECINSTR)
+		c = 't';
+	else if (sh.sh_type == SHT_NOBITS)
+		c = 'b';
+	else if (sh.sh_flags & SHF_WRITE)
+		c = 'd';
+	else if (sh.sh_flags & SHF_ALLOC)
+		c = 'r';
+	else
+		c = 'n';
+	if (bind != STB_LOCAL && c != '?')
+		c = (char)(c - 'a' + 'A');
+	return c;
+}
+
+struct verdefs {
+	const char **name;  /* by version index */
+	size_t n;
+};
+
+static void read_verdefs(Elf *elf, struct verdefs *v)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section(elf, SHT_GNU_verdef, &sh);
+	Elf_Data *d;
+	size_t off = 0, i;
+
+	v->name = NULL;
+	v->n = 0;
+	if (!scn || !(d = elf_getdata(scn, NULL)))
+		return;
+	for (i = 0; i < sh.sh_info; i++) {
+		GElf_Verdef def;
+		GElf_Verdaux aux;
+
+		if (!gelf_getverdef(d, (int)off, &def))
+			break;
+		if (gelf_getverdaux(d, (int)(off + def.vd_aux), &aux)) {
+			size_t idx = def.vd_ndx;
+
+			if (idx < 0x8000) {
+				if (idx >= v->n) {
+					v->name = xrealloc(v->name, (idx + 1) * sizeof(*v->name));
+					memset(v->name + v->n, 0, (idx + 1 - v->n) * sizeof(*v->name));
+					v->n = idx + 1;
+				}
+				v->name[idx] = elf_strptr(elf, sh.sh_link, aux.vda_name);
+			}
+		}
+		if (!def.vd_next)
+			break;
+		off += def.vd_next;
+	}
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct elfsym *x = a, *y = b;
+	int c;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	c = strcmp(x->raw, y->raw);
+	if (c)
+		return c;
+	/* Keep file order among equals (nm's sort is stable here). */
+	return x < y ? -1 : x > y;
+}
+
+size_t elfsyms_read(Elf *elf, int dynamic, struct profile *p, struct elfsyms *t)
+{
+	GElf_Shdr sh, vsh;
+	Elf_Scn *scn;
+	Elf_Data *d, *vd = NULL;
+	struct verdefs vdefs = { NULL, 0 };
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n, cap = 0;
+	GElf_Ehdr eh;
+
+	memset(t, 0, sizeof(*t));
+	t->dynamic = dynamic;
+	t->addr_digits = gelf_getclass(elf) == ELFCLASS32 ? 8 : 16;
+	if (!gelf_getehdr(elf, &eh))
+		return 0;
+	scn = find_section(elf, dynamic ? SHT_DYNSYM : SHT_SYMTAB, &sh);
+	if (!scn || sh.sh_entsize == 0 || !(d = elf_getdata(scn, NULL)) || d->d_size == 0)
+		return 0;
+	if (dynamic) {
+		Elf_Scn *vs = find_section(elf, SHT_GNU_versym, &vsh);
+
+		if (vs)
+			vd = elf_getdata(vs, NULL);
+		read_verdefs(elf, &vdefs);
+	}
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		struct elfsym *e;
+		char *dm;
+		int type;
+
+		if (!gelf_getsym(d, (int)i, &s))
+			break;
+		type = GELF_ST_TYPE(s.st_info);
+		if (type == STT_SECTION || type == STT_FILE || s.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, s.st_name);
+		if (!name)
+			continue;
+		GROW(t->sym, cap, t->n + 1);
+		e = &t->sym[t->n++];
+		e->value = s.st_value;
+		e->size = s.st_size;
+		e->shndx = s.st_shndx;
+		e->type = (uint8_t)type;
+		e->bind = (uint8_t)GELF_ST_BIND(s.st_info);
+		e->vis = (uint8_t)GELF_ST_VISIBILITY(s.st_other);
+		e->nm_class = nm_class(elf, &s);
+		e->raw = profile_intern(p, name);
+		dm = demangle(name);
+		sb_reset(&sb);
+		sb_adds(&sb, dm ? dm : name);
+		free(dm);
+		if (vd && vdefs.n) {
+			GElf_Versym ver;
+
+			if (gelf_getversym(vd, (int)i, &ver)) {
+				size_t idx = ver & 0x7fff;
+				const char *vn = idx < vdefs.n ? vdefs.name[idx] : NULL;
+
+				/* Index 1 is the file's own base version: nm prints none. */
+				if (idx > 1 && vn && strcmp(vn, name))
+					sb_addf(&sb, "%s%s", (ver & 0x8000) ? "@" : "@@", vn);
+			}
+		}
+		e->name = profile_intern(p, sb_str(&sb));
+	}
+	sb_release(&sb);
+	free(vdefs.name);
+	/* Stable: cmp_sym falls back to position. */
+	qsort(t->sym, t->n, sizeof(*t->sym), cmp_sym);
+	return t->n;
+}
+
+void elfsyms_release(struct elfsyms *t)
+{
+	free(t->sym);
+	memset(t, 0, sizeof(*t));
+}
+
+void bounds_build(const struct elfsyms *t, struct bounds *b)
+{
+	size_t i, n = 0;
+
+	b->has_fini = 0;
+	b->start = xcalloc(t->n + 1, sizeof(*b->start));
+	b->end = xcalloc(t->n + 1, sizeof(*b->end));
+	b->sym = xcalloc(t->n + 1, sizeof(*b->sym));
+	for (i = 0; i < t->n; i++) {
+		const struct elfsym *s = &t->sym[i];
+
+		if (n && b->start[n - 1] == s->value) {
+			/* Same address: a later text symbol replaces the earlier one. */
+			if (s->nm_class == 't' || s->nm_class == 'T')
+				b->sym[n - 1] = s;
+			continue;
+		}
+		if (n)
+			b->end[n - 1] = s->value;
+		if (!strcmp(s->name, "_fini"))
+			b->has_fini = 1;
+		b->start[n] = b->end[n] = s->value;
+		b->sym[n] = s;
+		n++;
+	}
+	b->n = n;
+}
+
+void bounds_release(struct bounds *b)
+{
+	free(b->start);
+	free(b->end);
+	free(b->sym);
+	memset(b, 0, sizeof(*b));
+}
+
+const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!b->n)
+		return NULL;
+	/* First index whose end is above addr, at most the last one. */
+	hi = b->n - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->end[mid] > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return addr < b->end[lo] ? b->sym[lo] : NULL;
+}
+
+static int function_like(const struct elfsym *s)
+{
+	if (s->type == STT_OBJECT || s->type == STT_TLS || s->type == STT_SECTION ||
+	    s->type == STT_FILE)
+		return 0;
+	/* Zero-size hidden local untyped markers (annobin) are not functions. */
+	if (s->size == 0 && s->bind == STB_LOCAL && s->type == STT_NOTYPE && s->vis == STV_HIDDEN)
+		return 0;
+	return 1;
+}
+
+static int section_of(Elf *elf, uint64_t addr, size_t *index)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size) {
+			*index = elf_ndxscn(scn);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+const struct elfsym *elfsyms_find_function(const struct elfsyms *t, Elf *elf, uint64_t addr)
+{
+	const struct elfsym *best = NULL;
+	size_t lo = 0, hi = t->n, sec, i;
+
+	if (!section_of(elf, addr, &sec))
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->sym[mid].value <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Walk down from the last symbol at or below addr. */
+	for (i = lo; i-- > 0;) {
+		const struct elfsym *s = &t->sym[i];
+
+		if (best && s->value != best->value)
+			break;
+		if (s->shndx != sec || !function_like(s))
+			continue;
+		if (!best || (best->type != STT_FUNC && s->type == STT_FUNC) ||
+		    (best->bind == STB_LOCAL && s->bind != STB_LOCAL && s->type == best->type))
+			best = s;
+	}
+	return best;
+}

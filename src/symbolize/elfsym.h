@@ -1,0 +1,71 @@
+/* elfsym.h - ELF symbol tables as nm and addr2line see them (symbolizer internal). */
+#ifndef PPROF_ELFSYM_H
+#define PPROF_ELFSYM_H
+
+#include <gelf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct elfsym {
+	uint64_t value, size;
+	const char *name;   /* as nm --demangle prints it, version suffix included */
+	const char *raw;    /* as in the file */
+	uint32_t shndx;
+	uint8_t type, bind, vis;
+	char nm_class;      /* nm's type letter: 'T', 't', 'W', 'D', ... */
+};
+
+/*
+ * A symbol table sorted like `nm -n`: by value, ties by raw name, then in
+ * file order.  Names are interned in the profile given at load time.
+ */
+struct elfsyms {
+	struct elfsym *sym;
+	size_t n;
+	int dynamic;         /* read from .dynsym */
+	unsigned addr_digits; /* 16 for ELFCLASS64, 8 for ELFCLASS32 */
+};
+
+/*
+ * Reads .symtab (or, with dynamic, .dynsym with symbol versions) of elf
+ * into t, leaving out what nm leaves out: the null, section and file
+ * symbols and undefined ones.  Returns the number of symbols.
+ */
+size_t elfsyms_read(Elf *elf, int dynamic, struct profile *p, struct elfsyms *t);
+void elfsyms_release(struct elfsyms *t);
+
+/*
+ * Procedure boundaries as gperftools pprof derives them from `nm -n`:
+ * one entry per distinct address, a text symbol preferred among equals,
+ * each running to the next address, the last of size 0.
+ */
+struct bounds {
+	uint64_t *start, *end;
+	const struct elfsym **sym;
+	size_t n;
+	/*
+	 * A "_fini" symbol starts an address: pprof then asks addr2line for
+	 * inline chains (it separates answers with _fini's address); without
+	 * it, each address gets its innermost frame only.
+	 */
+	int has_fini;
+};
+
+void bounds_build(const struct elfsyms *t, struct bounds *b);
+void bounds_release(struct bounds *b);
+/*
+ * The routine covering addr, with no lower bound: an address below the first
+ * start belongs to the first routine.  NULL when addr is past the last end.
+ */
+const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr);
+
+/*
+ * addr2line's fallback when debug information names no function: the
+ * nearest function-like symbol at or below addr in the same section, no
+ * matter its size.  NULL when there is none.
+ */
+const struct elfsym *elfsyms_find_function(const struct elfsyms *t, Elf *elf, uint64_t addr);
+
+#endif

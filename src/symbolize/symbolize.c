@@ -1,0 +1,532 @@
+/* symbolize.c - mapping addresses to object files and naming them like gperftools pprof. */
+#include <ctype.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dwindex.h"
+#include "elfsym.h"
+#include "names.h"
+#include "strbuf.h"
+#include "symbolize.h"
+#include "util.h"
+
+/* One object file, opened once however many mappings use it. */
+struct module {
+	char *path;            /* the file read */
+	int fd;
+	Elf *elf;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	struct dwindex *dw;
+	const char *debug_file; /* separate debug info, if found */
+	/* nm's view, from /usr/lib/debug/PATH when that exists. */
+	int nm_fd;
+	Elf *nm_elf;
+	struct elfsyms nm_syms;
+	struct bounds bounds;
+	/* addr2line's symbols for naming code that DWARF does not describe. */
+	struct elfsyms fn_syms;
+	Elf *fn_elf;
+	int ok;
+};
+
+/* A range of addresses served by a module (gperftools pprof's "library"). */
+struct lib {
+	struct module *m;
+	uint64_t start, end;   /* inclusive, as pprof treats them */
+	uint64_t adjust;       /* module address = pc - adjust */
+	struct mapping *mapping;
+};
+
+struct symbolizer {
+	struct profile *p;
+	const struct symbolize_options *o;
+	struct module **mods;
+	size_t nmods, cap_mods;
+	struct lib *libs;
+	size_t nlibs, cap_libs;
+	struct module *program;
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+int symbolize_check_program(const char *path, struct err *e)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	unsigned char magic[4];
+	ssize_t n;
+
+	if (fd < 0)
+		return err_set(e, "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return err_set(e, "'%s' is a directory, not a program", path);
+	}
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n != 4 || memcmp(magic, ELFMAG, SELFMAG))
+		return err_set(e, "'%s' is not an ELF file", path);
+	return 0;
+}
+
+static int is_regular(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void module_load_syms(struct symbolizer *s, struct module *m)
+{
+	struct strbuf dbg = STRBUF_INIT;
+	Dwarf_Addr bias;
+	Dwarf *dw;
+
+	/* nm reads /usr/lib/debug/PATH instead of PATH when it exists. */
+	if (m->path[0] == '/') {
+		sb_addf(&dbg, "/usr/lib/debug%s", m->path);
+		if (!is_regular(dbg.buf)) {
+			sb_adds(&dbg, ".debug");
+			if (!is_regular(dbg.buf))
+				sb_reset(&dbg);
+		}
+	}
+	m->nm_fd = -1;
+	if (dbg.len && (m->nm_fd = open(dbg.buf, O_RDONLY)) >= 0)
+		m->nm_elf = elf_begin(m->nm_fd, ELF_C_READ_MMAP, NULL);
+	if (!elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, 0, s->p, &m->nm_syms)) {
+		elfsyms_release(&m->nm_syms);
+		elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, 1, s->p, &m->nm_syms);
+	}
+	bounds_build(&m->nm_syms, &m->bounds);
+	sb_release(&dbg);
+
+	dw = m->mod ? dwfl_module_getdwarf(m->mod, &bias) : NULL;
+	if (dw) {
+		Elf *de = dwarf_getelf(dw);
+
+		m->dw = dwindex_new(m->mod, s->p);
+		if (de && de != m->elf) {
+			dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, NULL, &m->debug_file);
+			if (elfsyms_read(de, 0, s->p, &m->fn_syms))
+				m->fn_elf = de;
+			else
+				elfsyms_release(&m->fn_syms);
+		}
+	}
+	if (!m->fn_elf) {
+		m->fn_elf = m->elf;
+		if (!elfsyms_read(m->elf, 0, s->p, &m->fn_syms)) {
+			elfsyms_release(&m->fn_syms);
+			elfsyms_read(m->elf, 1, s->p, &m->fn_syms);
+		}
+	}
+}
+
+static struct module *module_get(struct symbolizer *s, const char *path)
+{
+	struct module *m;
+	size_t i;
+
+	for (i = 0; i < s->nmods; i++)
+		if (!strcmp(s->mods[i]->path, path))
+			return s->mods[i];
+	m = xcalloc(1, sizeof(*m));
+	m->path = xstrdup(path);
+	m->nm_fd = -1;
+	GROW(s->mods, s->cap_mods, s->nmods + 1);
+	s->mods[s->nmods++] = m;
+	m->fd = open(path, O_RDONLY);
+	if (m->fd < 0) {
+		warnf("cannot open '%s': %s; its addresses stay unsymbolized", path, strerror(errno));
+		return m;
+	}
+	m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
+	if (!m->elf || elf_kind(m->elf) != ELF_K_ELF) {
+		warnf("'%s' is not an ELF file; its addresses stay unsymbolized", path);
+		return m;
+	}
+	m->dwfl = dwfl_begin(&callbacks);
+	if (m->dwfl) {
+		dwfl_report_begin(m->dwfl);
+		m->mod = dwfl_report_elf(m->dwfl, path, path, -1, 0, true);
+		dwfl_report_end(m->dwfl, NULL, NULL);
+	}
+	module_load_syms(s, m);
+	m->ok = 1;
+	return m;
+}
+
+static void module_free(struct module *m)
+{
+	dwindex_free(m->dw);
+	bounds_release(&m->bounds);
+	elfsyms_release(&m->nm_syms);
+	elfsyms_release(&m->fn_syms);
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	if (m->nm_elf)
+		elf_end(m->nm_elf);
+	if (m->nm_fd >= 0)
+		close(m->nm_fd);
+	if (m->elf)
+		elf_end(m->elf);
+	if (m->fd >= 0)
+		close(m->fd);
+	free(m->path);
+	free(m);
+}
+
+/* gperftools pprof takes a maps line as a library when the path looks like one. */
+static int looks_like_library(const char *path)
+{
+	static const char *const ext[] = { ".so", ".dll", ".dylib", ".bundle", ".node" };
+	const char *base = strrchr(path, '/');
+	size_t i;
+
+	base = base ? base + 1 : path;
+	for (i = 0; i < ARRAY_SIZE(ext); i++) {
+		const char *q = base, *hit;
+		size_t n = strlen(ext[i]);
+
+		/* EXT, then optional version parts (".6", ".0.5.5") to the end. */
+		while ((hit = strcasestr(q, ext[i]))) {
+			const char *r = hit + n;
+
+			while (*r == '.' && isdigit((unsigned char)r[1])) {
+				r++;
+				while (isdigit((unsigned char)*r))
+					r++;
+			}
+			while (isalnum((unsigned char)*r) || *r == '_')
+				r++;
+			if (!*r)
+				return 1;
+			q = hit + 1;
+		}
+	}
+	return 0;
+}
+
+/* The file for a recorded library path, searched under --lib_prefix. */
+static char *find_library(const struct symbolize_options *o, const char *path)
+{
+	const char *suffix = path;
+
+	if (o->nlib_prefix) {
+		for (;;) {
+			size_t i;
+
+			for (i = 0; i < o->nlib_prefix; i++) {
+				struct strbuf sb = STRBUF_INIT;
+				struct stat st;
+				size_t n = strlen(o->lib_prefix[i]);
+
+				while (n > 0 && o->lib_prefix[i][n - 1] == '/')
+					n--;
+				sb_add(&sb, o->lib_prefix[i], n);
+				sb_adds(&sb, suffix);
+				if (stat(sb.buf, &st) == 0)
+					return sb.buf;
+				sb_release(&sb);
+			}
+			/* Drop the leading directory: /a/b/c.so -> /b/c.so. */
+			if (suffix[0] != '/')
+				break;
+			{
+				const char *next = strchr(suffix + 1, '/');
+
+				if (!next)
+					break;
+				suffix = next;
+			}
+		}
+	}
+	return xstrdup(path);
+}
+
+/* Module address of a mapping's start, from the PT_LOAD holding its offset. */
+static uint64_t mapping_adjust(const struct module *m, const struct mapping *mp)
+{
+	size_t n, i;
+
+	if (m->elf && elf_getphdrnum(m->elf, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(m->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			if (mp->offset >= ph.p_offset && mp->offset < ph.p_offset + ph.p_filesz)
+				return mp->start - (mp->offset - ph.p_offset + ph.p_vaddr);
+		}
+	}
+	return mp->start - mp->offset;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+static void add_lib(struct symbolizer *s, struct module *m, struct mapping *mp)
+{
+	struct lib *l;
+
+	GROW(s->libs, s->cap_libs, s->nlibs + 1);
+	l = &s->libs[s->nlibs++];
+	l->m = m;
+	l->mapping = mp;
+	l->start = mp->start;
+	l->end = mp->limit;
+	l->adjust = mapping_adjust(m, mp);
+}
+
+static int cmp_lib_desc(const void *a, const void *b)
+{
+	const struct lib *x = a, *y = b;
+
+	return x->start > y->start ? -1 : x->start < y->start;
+}
+
+static void plan_libraries(struct symbolizer *s)
+{
+	const struct symbolize_options *o = s->o;
+	char *prog_real = NULL;
+	size_t i;
+	int main_found = 0;
+
+	if (o->program) {
+		prog_real = realpath(o->program, NULL);
+		s->program = module_get(s, o->program);
+	}
+	/* Which mapping is the program: its exact path, else its base name. */
+	for (i = 0; i < s->p->nmapping && s->program; i++) {
+		const char *f = s->p->mapping[i]->file;
+
+		if ((prog_real && !strcmp(f, prog_real)) || !strcmp(base_name(f), base_name(o->program)))
+			main_found = 1;
+	}
+	for (i = 0; i < s->p->nmapping; i++) {
+		struct mapping *mp = s->p->mapping[i];
+		const char *f = mp->file;
+
+		if (s->program && ((prog_real && !strcmp(f, prog_real)) ||
+				   !strcmp(base_name(f), base_name(o->program)))) {
+			add_lib(s, s->program, mp);
+		} else if (looks_like_library(f)) {
+			char *path = find_library(o, f);
+
+			add_lib(s, module_get(s, path), mp);
+			free(path);
+		} else if (s->program && !main_found && f[0] == '/') {
+			/*
+			 * The program at another path than the profile recorded:
+			 * the first executable mapping that is no library is it.
+			 */
+			add_lib(s, s->program, mp);
+			main_found = 1;
+		} else if (!s->program && f[0] == '/') {
+			add_lib(s, module_get(s, f), mp);
+		}
+	}
+	qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib_desc);
+	free(prog_real);
+}
+
+#define MAX_FRAMES 64
+
+struct frame {
+	const char *name;      /* full name, without the <addr> tag */
+	const char *raw;
+	uint64_t symaddr;      /* NO_SYMBOL_ADDRESS unless taken from nm */
+	const char *file;
+	int line;
+};
+
+/* addr2line -f -i -C for one module address: frames innermost first. */
+static int addr2line(struct symbolizer *s, struct module *m, uint64_t addr, struct frame *fr)
+{
+	struct dwframe df[MAX_FRAMES];
+	const char *file = NULL;
+	int line = 0, n = 0, i;
+
+	if (m->dw)
+		n = dwindex_lookup(m->dw, addr, df, MAX_FRAMES, &file, &line);
+	if (n > MAX_FRAMES)
+		n = MAX_FRAMES;
+	/* pprof only asks for inline chains when it found _fini (see bounds). */
+	if (n > 1 && !m->bounds.has_fini)
+		n = 1;
+	if (n == 0) {
+		const struct elfsym *sym = elfsyms_find_function(&m->fn_syms, m->fn_elf, addr);
+
+		fr[0].name = sym ? sym->name : NULL;
+		fr[0].raw = sym ? sym->raw : NULL;
+		fr[0].file = file;
+		fr[0].line = line;
+		fr[0].symaddr = NO_SYMBOL_ADDRESS;
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		fr[i].name = df[i].name;
+		fr[i].raw = df[i].raw;
+		fr[i].file = df[i].file;
+		fr[i].line = df[i].line;
+		fr[i].symaddr = NO_SYMBOL_ADDRESS;
+	}
+	/*
+	 * A name that is not a linkage name (C++'s main, extern "C") is taken
+	 * from the symbol table when one covers the address, as binutils does.
+	 */
+	if (!df[0].is_linkage) {
+		const struct elfsym *sym = elfsyms_find_function(&m->fn_syms, m->fn_elf, addr);
+
+		if (sym) {
+			fr[0].name = sym->name;
+			fr[0].raw = sym->raw;
+		}
+	}
+	(void)s;
+	return n;
+}
+
+static void symbolize_pc(struct symbolizer *s, struct module *m, struct location *loc,
+			 uint64_t addr, struct strbuf *tmp)
+{
+	struct frame fr[MAX_FRAMES];
+	struct line lines[MAX_FRAMES];
+	struct profile *p = s->p;
+	const struct elfsym *nm = NULL;
+	char pcname[32];
+	int n, i, have_nm = m->bounds.n > 0;
+
+	loc->tried = 1;
+	n = addr2line(s, m, addr, fr);
+	if (have_nm)
+		nm = bounds_lookup(&m->bounds, addr);
+	snprintf(pcname, sizeof(pcname), "0x%0*llx", p->address_bits == 32 ? 8 : 16,
+		 (unsigned long long)loc->address);
+	for (i = 0; i < n; i++) {
+		if (!have_nm)
+			continue;
+		if (!fr[i].name) {
+			/* addr2line knows nothing: nm's routine, or the bare address. */
+			fr[i].name = nm ? nm->name : profile_intern(p, pcname);
+			fr[i].raw = nm ? nm->raw : fr[i].name;
+			fr[i].symaddr = nm ? nm->value : NO_SYMBOL_ADDRESS;
+			continue;
+		}
+		/* nm's name, tagged with its address, wins when it starts alike. */
+		short_function_name(fr[i].name, s->o->keep_templates, tmp);
+		if (nm) {
+			if (!strncmp(nm->name, tmp->buf, tmp->len)) {
+				fr[i].name = nm->name;
+				fr[i].raw = nm->raw;
+				fr[i].symaddr = nm->value;
+			}
+		} else if (!strncmp(pcname, tmp->buf, tmp->len)) {
+			fr[i].name = fr[i].raw = profile_intern(p, pcname);
+		}
+	}
+	if (n == 1 && !fr[0].name && !fr[0].file) {
+		/* Nothing known: no lines. */
+		profile_set_lines(p, loc, NULL, 0);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		lines[i].function = profile_function(p, fr[i].name ? fr[i].name : "??",
+						     fr[i].raw ? fr[i].raw : "",
+						     fr[i].file ? fr[i].file : "", 0, fr[i].symaddr);
+		lines[i].line = fr[i].line;
+	}
+	profile_set_lines(p, loc, lines, (size_t)n);
+}
+
+static void verbose_summary(struct symbolizer *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nmods; i++) {
+		struct module *m = s->mods[i];
+
+		fprintf(stderr, "pprof: object '%s': %s", m->path, m->ok ? "read" : "unreadable");
+		if (m->ok) {
+			fprintf(stderr, ", %zu %s symbols", m->nm_syms.n,
+				m->nm_syms.dynamic ? "dynamic" : "static");
+			if (m->dw)
+				fprintf(stderr, ", DWARF%s%s", m->debug_file ? " from " : "",
+					m->debug_file ? m->debug_file : "");
+			else
+				fprintf(stderr, ", no DWARF");
+		}
+		fputc('\n', stderr);
+	}
+	for (i = 0; i < s->nlibs; i++)
+		fprintf(stderr, "pprof: mapping %llx-%llx offset %llx '%s' -> '%s'\n",
+			(unsigned long long)s->libs[i].start, (unsigned long long)s->libs[i].end,
+			(unsigned long long)s->libs[i].mapping->offset, s->libs[i].mapping->file,
+			s->libs[i].m->path);
+}
+
+int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e)
+{
+	struct symbolizer s = { .p = p, .o = o };
+	struct strbuf tmp = STRBUF_INIT;
+	uint64_t max_pc = 0;
+	size_t i, j;
+
+	(void)e;
+	elf_version(EV_CURRENT);
+	plan_libraries(&s);
+	for (i = 0; i < p->nlocation; i++)
+		if (p->location[i]->address > max_pc)
+			max_pc = p->location[i]->address;
+	for (i = 0; i < p->nlocation; i++) {
+		struct location *loc = p->location[i];
+		uint64_t a = loc->address;
+		struct module *m = NULL;
+		uint64_t addr = a;
+
+		if (loc->nline)
+			continue;
+		/* Libraries by decreasing start; ends are inclusive. */
+		for (j = 0; j < s.nlibs; j++) {
+			if (a >= s.libs[j].start && a <= s.libs[j].end) {
+				m = s.libs[j].m;
+				addr = a - s.libs[j].adjust;
+				break;
+			}
+		}
+		/* Everything else is looked up in the program at its own address. */
+		if (!m && s.program && a <= max_pc)
+			m = s.program;
+		if (!m || !m->ok)
+			continue;
+		symbolize_pc(&s, m, loc, addr, &tmp);
+	}
+	if (o->verbose)
+		verbose_summary(&s);
+	for (i = 0; i < s.nmods; i++)
+		module_free(s.mods[i]);
+	free(s.mods);
+	free(s.libs);
+	sb_release(&tmp);
+	return 0;
+}

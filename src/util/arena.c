@@ -1,0 +1,91 @@
+/* arena.c - bump allocator backing every profile and graph. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "util.h"
+
+struct arena_block {
+	struct arena_block *prev;
+	size_t size;
+	/* Followed by data, aligned like max_align_t. */
+	_Alignas(16) char data[];
+};
+
+#define ARENA_BLOCK (64 * 1024)
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->next = NULL;
+	a->left = 0;
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_block *b = a->head, *prev;
+
+	for (; b; b = prev) {
+		prev = b->prev;
+		free(b);
+	}
+	arena_init(a);
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_block *b;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (n > a->left) {
+		size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->size = size;
+		if (size == n && a->head) {
+			/* A big object gets its own block behind the current one. */
+			b->prev = a->head->prev;
+			a->head->prev = b;
+			return b->data;
+		}
+		b->prev = a->head;
+		a->head = b;
+		a->next = b->data;
+		a->left = size;
+	}
+	p = a->next;
+	a->next += n;
+	a->left -= n;
+	return p;
+}
+
+void *arena_calloc(struct arena *a, size_t n, size_t size)
+{
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		BUG("arena_calloc overflow");
+	p = arena_alloc(a, n * size);
+	memset(p, 0, n * size);
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+void *arena_memdup(struct arena *a, const void *p, size_t n)
+{
+	return memcpy(arena_alloc(a, n), p, n);
+}

@@ -1,0 +1,85 @@
+/* strbuf.c - growable NUL-terminated byte buffer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "util.h"
+
+void sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = 0;
+}
+
+void sb_grow(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 > sb->cap) {
+		size_t cap = sb->cap ? sb->cap : 64;
+
+		while (cap < sb->len + extra + 1)
+			cap *= 2;
+		sb->buf = xrealloc(sb->buf, cap);
+		sb->cap = cap;
+	}
+}
+
+void sb_add(struct strbuf *sb, const void *p, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+	sb->buf[sb->len] = 0;
+}
+
+void sb_adds(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_addc(struct strbuf *sb, char c)
+{
+	sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = 0;
+}
+
+void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	sb_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BUG("vsnprintf failed");
+	if ((size_t)n >= sb->cap - sb->len) {
+		sb_grow(sb, n);
+		n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
+	}
+	sb->len += n;
+}
+
+void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+const char *sb_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}

@@ -1,0 +1,76 @@
+/* util.c - allocation that cannot fail, BUG() and hashing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void out_of_memory(size_t n)
+{
+	fprintf(stderr, "pprof: out of memory allocating %zu bytes\n", n);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(n * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+void grow_array(void **p, size_t *cap, size_t want, size_t sz)
+{
+	size_t n;
+
+	if (want <= *cap)
+		return;
+	n = *cap ? *cap : 8;
+	while (n < want) {
+		if (n > SIZE_MAX / 2 / sz)
+			out_of_memory(SIZE_MAX);
+		n *= 2;
+	}
+	*p = xrealloc(*p, n * sz);
+	*cap = n;
+}
+
+void bug_at(const char *file, int line, const char *msg)
+{
+	fprintf(stderr, "pprof: BUG: %s:%d: %s\n", file, line, msg);
+	abort();
+}
+
+uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (n--) {
+		h ^= *s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# t-golden.sh - machine-independent golden tests.
+#
+# testdata/golden holds a static, non-PIE binary (prog, built as BUILD says),
+# CPU profiles of it generated from stacks.txt by scripts/gen-cpuprofile in
+# four layouts (prof64le, prof64be, prof32le, prof32be), and the output of
+# the reference google-pprof for each option set of CASES
+# (scripts/update-golden.sh): prof.NAME.text for the 64-bit profiles,
+# prof32.NAME.text for the 32-bit ones.  google-pprof is not needed here.
+#
+# For each option set and layout, "$PPROF --text OPTS testdata/golden/prog
+# testdata/golden/profLAYOUT.prof" must print exactly the expected file and
+# exit 0.  Then the layouts must agree with each other: 64be == 64le and
+# 32be == 32le byte for byte, and 32le == 64le once 16-digit addresses with 8
+# leading zeros are written with 8 digits (google-pprof prints addresses of
+# 32-bit profiles with 8 hex digits, e.g. "0x004b0000").
+set -u
+source "$(dirname "$0")/lib.sh"
+
+G=testdata/golden
+W=$TEST_TMP/golden
+mkdir -p "$W"
+cd "$TOP" || exit 1
+
+if [ ! -x "$PPROF" ]; then
+	not_ok "$PPROF is built (run make)"
+	exit 1
+fi
+
+# The committed profiles must be what gen-cpuprofile makes of stacks.txt.
+for layout in "64 little 64le" "64 big 64be" "32 little 32le" "32 big 32be"; do
+	set -- $layout
+	if python3 scripts/gen-cpuprofile --bits "$1" --endian "$2" -o "$W/gen$3.prof" "$G/stacks.txt" &&
+		cmp -s "$W/gen$3.prof" "$G/prof$3.prof"; then
+		ok "prof$3.prof is up to date with stacks.txt"
+	else
+		not_ok "prof$3.prof is up to date with stacks.txt (run scripts/update-golden.sh)"
+	fi
+done
+
+# Shortens 16-digit addresses with 8 leading zeros to 8 digits.
+short_addrs() {
+	sed -E -e 's/0x00000000([0-9a-f]{8})\b/0x\1/g' -e 's/\b00000000([0-9a-f]{8})\b/\1/g' "$1"
+}
+
+# run_case NAME LAYOUT OPTS...: runs pprof into $W/NAME.LAYOUT.{out,err}, checks it.
+run_case() {
+	local name=$1 l=$2 rc exp
+	shift 2
+	local out=$W/$name.$l.out err=$W/$name.$l.err
+	timeout 60 "$PPROF" --text "$@" "$G/prog" "$G/prof$l.prof" >"$out" 2>"$err"
+	rc=$?
+	case $l in 32*) exp=$G/prof32.$name.text ;; *) exp=$G/prof.$name.text ;; esac
+	same_output "$name ($l): --text $* matches google-pprof" "$exp" "$out"
+	if [ "$rc" -eq 0 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$err"; then
+		ok "$name ($l): exits 0 cleanly"
+	else
+		not_ok "$name ($l): exits 0 cleanly (status $rc)"
+		head -n 10 "$err" | sed 's/^/    stderr: /'
+	fi
+}
+
+while IFS=$'\t' read -r name opts; do
+	case $name in ''|'#'*) continue ;; esac
+	for l in 64le 64be 32le 32be; do
+		# shellcheck disable=SC2086 # options are space-separated on purpose
+		run_case "$name" "$l" $opts
+	done
+	same_output "$name: 64be report == 64le report" "$W/$name.64le.out" "$W/$name.64be.out"
+	same_output "$name: 32be report == 32le report" "$W/$name.32le.out" "$W/$name.32be.out"
+	short_addrs "$W/$name.64le.out" >"$W/$name.64le.short"
+	same_output "$name: 32le report == 64le report (8-digit addresses)" \
+		"$W/$name.64le.short" "$W/$name.32le.out"
+done <"$G/CASES"
