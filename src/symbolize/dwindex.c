@@ -1,6 +1,8 @@
 /* dwarf.c - inline chains and line numbers from libdw, indexed per compilation unit. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +46,13 @@ struct unit {
 	Dwarf_Files *files;
 	size_t nfiles;
 	const char *comp_dir;
+	/*
+	 * DWARF 5 line tables whose file 0 differs from file 1: address ranges
+	 * of rows made before the program set a file.  binutils names those
+	 * rows after file 0 (its initial file register), libdw after file 1.
+	 */
+	struct range *implicit;
+	size_t nimplicit;
 };
 
 struct dwindex {
@@ -72,6 +81,7 @@ void dwindex_free(struct dwindex *ix)
 		free(ix->unit[i]->node);
 		free(ix->unit[i]->range);
 		free(ix->unit[i]->top);
+		free(ix->unit[i]->implicit);
 		free(ix->unit[i]);
 	}
 	free(ix->unit);
@@ -168,6 +178,203 @@ static void walk(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t *last_c
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
+
+/* Little-endian readers over [p, end); they stop at end. */
+static uint64_t rd(const unsigned char **p, const unsigned char *end, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (end - *p < n) {
+		*p = end;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)(*p)[i] << (8 * i);
+	*p += n;
+	return v;
+}
+
+static uint64_t uleb(const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v = 0;
+	int shift = 0;
+
+	while (*p < end) {
+		unsigned char b = *(*p)++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	return v;
+}
+
+static int64_t sleb(const unsigned char **p, const unsigned char *end)
+{
+	int64_t v = 0;
+	int shift = 0;
+	unsigned char b = 0;
+
+	while (*p < end) {
+		b = *(*p)++;
+		if (shift < 64)
+			v |= (int64_t)((uint64_t)(b & 0x7f) << shift);
+		shift += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	if (shift < 64 && (b & 0x40))
+		v |= -((int64_t)1 << shift);
+	return v;
+}
+
+static Elf_Data *section_data(Elf *elf, const char *want)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (strcmp(name, want))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+			return NULL;
+		return elf_getdata(scn, NULL);
+	}
+	return NULL;
+}
+
+static void add_implicit(struct unit *u, size_t *cap, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return;
+	if (u->nimplicit && u->implicit[u->nimplicit - 1].hi == lo) {
+		u->implicit[u->nimplicit - 1].hi = hi;
+		return;
+	}
+	GROW(u->implicit, *cap, u->nimplicit + 1);
+	u->implicit[u->nimplicit].lo = lo;
+	u->implicit[u->nimplicit].hi = hi;
+	u->nimplicit++;
+}
+
+/* Runs the unit's line program only to find the rows made before any set_file. */
+static void find_implicit_rows(struct dwindex *ix, struct unit *u)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw = dwfl_module_getdwarf(ix->mod, &bias);
+	Elf *elf = dw ? dwarf_getelf(dw) : NULL;
+	Elf_Data *d = elf ? section_data(elf, ".debug_line") : NULL;
+	Dwarf_Attribute a;
+	Dwarf_Word off;
+	const unsigned char *p, *end, *prog;
+	uint64_t len, hlen;
+	unsigned version, addr_size = 8, min_inst, opbase, lrange, ver_off = 4;
+	int lbase;
+	const unsigned char *oplen;
+	size_t cap = 0;
+
+	if (!d || dwarf_formudata(dwarf_attr(&u->cudie, DW_AT_stmt_list, &a), &off) != 0 ||
+	    off >= d->d_size)
+		return;
+	p = (const unsigned char *)d->d_buf + off;
+	end = (const unsigned char *)d->d_buf + d->d_size;
+	len = rd(&p, end, 4);
+	if (len == 0xffffffff) {
+		len = rd(&p, end, 8);
+		ver_off = 8;
+	}
+	if (len > (uint64_t)(end - p))
+		return;
+	end = p + len;
+	version = (unsigned)rd(&p, end, 2);
+	if (version < 5)
+		return;
+	addr_size = (unsigned)rd(&p, end, 1);
+	rd(&p, end, 1);                         /* segment selector size */
+	hlen = rd(&p, end, (int)ver_off);
+	if (hlen > (uint64_t)(end - p))
+		return;
+	prog = p + hlen;
+	min_inst = (unsigned)rd(&p, end, 1);
+	rd(&p, end, 1);                         /* maximum operations per instruction */
+	rd(&p, end, 1);                         /* default is_stmt */
+	lbase = (signed char)rd(&p, end, 1);
+	lrange = (unsigned)rd(&p, end, 1);
+	opbase = (unsigned)rd(&p, end, 1);
+	oplen = p;
+	if (!lrange || !opbase || prog > end || (size_t)(prog - oplen) < opbase - 1)
+		return;
+	p = prog;
+	while (p < end) {
+		uint64_t addr = 0, row_addr = 0;
+		int file_set = 0, have_row = 0, row_implicit = 0, done = 0;
+
+		while (!done && p < end) {
+			unsigned op = *p++;
+			int emit = 0;
+
+			if (op >= opbase) {
+				unsigned adj = op - opbase;
+
+				addr += (uint64_t)(adj / lrange) * min_inst;
+				emit = 1;
+			} else if (op == 0) {
+				uint64_t n = uleb(&p, end);
+				const unsigned char *next = p + n;
+				unsigned sub;
+
+				if (n == 0 || n > (uint64_t)(end - p))
+					return;
+				sub = *p++;
+				if (sub == 1) {         /* end_sequence */
+					emit = 1;
+					done = 1;
+				} else if (sub == 2) {  /* set_address */
+					addr = rd(&p, end, (int)addr_size);
+				}
+				p = next;
+			} else if (op == 2) {
+				addr += uleb(&p, end) * min_inst;
+			} else if (op == 3) {
+				sleb(&p, end);
+			} else if (op == 4) {
+				uleb(&p, end);
+				file_set = 1;
+			} else if (op == 8) {
+				addr += (uint64_t)((255 - opbase) / lrange) * min_inst;
+			} else if (op == 9) {
+				addr += rd(&p, end, 2);
+			} else if (op == 1) {
+				emit = 1;
+			} else {
+				unsigned k;
+
+				for (k = 0; k < oplen[op - 1]; k++)
+					uleb(&p, end);
+			}
+			if (!emit)
+				continue;
+			/* The previous row covers up to this one; at equal addresses the last wins. */
+			if (have_row && addr > row_addr && row_implicit)
+				add_implicit(u, &cap, row_addr, addr);
+			have_row = !done;
+			row_addr = addr;
+			row_implicit = !file_set;
+		}
+	}
+	(void)lbase;
+}
+
 static int cmp_range(const void *a, const void *b)
 {
 	const struct range *x = a, *y = b;
@@ -217,6 +424,13 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
 	if (dwarf_getsrcfiles(cudie, &u->files, &u->nfiles) != 0) {
 		u->files = NULL;
 		u->nfiles = 0;
+	}
+	if (u->nfiles > 1) {
+		const char *f0 = dwarf_filesrc(u->files, 0, NULL, NULL);
+		const char *f1 = dwarf_filesrc(u->files, 1, NULL, NULL);
+
+		if (f0 && f1 && strcmp(f0, f1))
+			find_implicit_rows(ix, u);
 	}
 	GROW(ix->unit, ix->cap_unit, ix->nunit + 1);
 	ix->unit[ix->nunit++] = u;
@@ -311,6 +525,11 @@ static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const cha
 	if (!l)
 		return;
 	*file = path_name(ix, u, dwarf_linesrc(l, NULL, NULL));
+	for (size_t i = 0; i < u->nimplicit; i++)
+		if (addr >= u->implicit[i].lo && addr < u->implicit[i].hi) {
+			*file = file_name(ix, u, 0);
+			break;
+		}
 	if (dwarf_lineno(l, &ln) == 0)
 		*line = ln;
 }
