@@ -25,6 +25,7 @@ G=testdata/golden
 command -v "$REF" >/dev/null || { echo "update-golden: $REF not found" >&2; exit 1; }
 
 for layout in "64 little 64le" "64 big 64be" "32 little 32le" "32 big 32be"; do
+	# shellcheck disable=SC2086 # split "BITS ENDIAN NAME"
 	set -- $layout
 	scripts/gen-cpuprofile --bits "$1" --endian "$2" -o "$G/prof$3.prof" "$G/stacks.txt"
 done

@@ -29,6 +29,7 @@ fi
 
 # The committed profiles must be what gen-cpuprofile makes of stacks.txt.
 for layout in "64 little 64le" "64 big 64be" "32 little 32le" "32 big 32be"; do
+	# shellcheck disable=SC2086 # split "BITS ENDIAN NAME"
 	set -- $layout
 	if python3 scripts/gen-cpuprofile --bits "$1" --endian "$2" -o "$W/gen$3.prof" "$G/stacks.txt" &&
 		cmp -s "$W/gen$3.prof" "$G/prof$3.prof"; then

@@ -111,8 +111,9 @@ static void expand_build(struct strbuf *sb, const char *path, size_t n, const ch
  * cooked "start-end: path" line.  Only executable mappings with a path enter
  * the model; other lines are ignored, as the format asks.
  */
-static void parse_map_line(struct profile *p, const char *line, const char *end,
-			   struct strbuf *build, struct strbuf *path, unsigned lineno)
+static void parse_map_line(struct profile *p, const char *name, const char *line,
+			   const char *end, struct strbuf *build, struct strbuf *path,
+			   unsigned lineno)
 {
 	const char *s = skip_space(line, end), *perm, *f;
 	uint64_t start, limit, offset = 0;
@@ -156,10 +157,10 @@ static void parse_map_line(struct profile *p, const char *line, const char *end,
 	profile_add_mapping(p, start, limit, offset, sb_str(path), "");
 	return;
 bad:
-	warnf("%s: ignoring malformed mapping line %u", "profile", lineno);
+	warnf("%s: ignoring malformed mapping line %u", name, lineno);
 }
 
-static void parse_maps(struct profile *p, const char *text, size_t len)
+static void parse_maps(struct profile *p, const char *name, const char *text, size_t len)
 {
 	struct strbuf build = STRBUF_INIT, path = STRBUF_INIT;
 	const char *s = text, *end = text + len;
@@ -170,7 +171,7 @@ static void parse_maps(struct profile *p, const char *text, size_t len)
 		const char *le = nl ? nl : end;
 
 		lineno++;
-		parse_map_line(p, s, le, &build, &path, lineno);
+		parse_map_line(p, name, s, le, &build, &path, lineno);
 		s = nl ? nl + 1 : end;
 	}
 	sb_release(&build);
@@ -205,7 +206,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 		    cursor_word(&c, width, &hdr_words, "profile header", e) < 0)
 			return -1;
 	}
-	if (hdr_words < 3 || hdr_words > 0xffff)
+	if (hdr_words < 3)
 		return cursor_fail(&c, width, e, "bad header word count %llu (must be 3 or more)",
 				   (unsigned long long)hdr_words);
 	if (cursor_word(&c, width, &version, "profile header", e) < 0 ||
@@ -219,7 +220,8 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 				   (unsigned long long)period);
 	/* Skip the remaining header words. */
 	if (cursor_left(&c) / width < hdr_words - 2)
-		return cursor_fail(&c, c.off, e, "profile header runs past end of file");
+		return cursor_fail(&c, width, e, "header of %llu words runs past end of file",
+				   (unsigned long long)hdr_words + 2);
 	c.off += (hdr_words - 2) * width;
 
 	profile_set_sample_types(p, 2, types);
@@ -232,8 +234,10 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 		uint64_t count, depth, i;
 		int64_t val[2];
 
-		if (cursor_left(&c) == 0)
-			return cursor_fail(&c, rec, e, "missing end-of-data trailer (file truncated?)");
+		if (cursor_left(&c) == 0) {
+			cursor_fail(&c, rec, e, "missing end-of-data trailer (file truncated?)");
+			goto out;
+		}
 		if (cursor_word(&c, width, &count, "record header", e) < 0 ||
 		    cursor_word(&c, width, &depth, "record header", e) < 0)
 			goto out;
@@ -270,7 +274,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 		val[1] = (int64_t)count * (int64_t)period * 1000;
 		profile_add_sample(p, stack, depth, val);
 	}
-	parse_maps(p, (const char *)c.buf + c.off, cursor_left(&c));
+	parse_maps(p, name, (const char *)c.buf + c.off, cursor_left(&c));
 	/* Locations were created before the mappings were known. */
 	for (size_t i = 0; i < p->nlocation; i++)
 		p->location[i]->mapping = profile_find_mapping(p, p->location[i]->address);

@@ -115,6 +115,9 @@ size_t elfsyms_read(Elf *elf, int dynamic, struct profile *p, struct elfsyms *t)
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, n, cap = 0;
 	GElf_Ehdr eh;
+	/* binutils' elf_find_function: nothing seen, symbol seen, file after symbol. */
+	int state = 0;
+	const char *file = NULL;
 
 	memset(t, 0, sizeof(*t));
 	t->dynamic = dynamic;
@@ -142,10 +145,16 @@ size_t elfsyms_read(Elf *elf, int dynamic, struct profile *p, struct elfsyms *t)
 		if (!gelf_getsym(d, (int)i, &s))
 			break;
 		type = GELF_ST_TYPE(s.st_info);
-		if (type == STT_SECTION || type == STT_FILE || s.st_shndx == SHN_UNDEF)
-			continue;
 		name = elf_strptr(elf, sh.sh_link, s.st_name);
-		if (!name)
+		if (type == STT_FILE) {
+			file = name ? profile_intern(p, name) : NULL;
+			if (state == 1)
+				state = 2;
+			continue;
+		}
+		if (state == 0)
+			state = 1;
+		if (type == STT_SECTION || s.st_shndx == SHN_UNDEF || !name)
 			continue;
 		GROW(t->sym, cap, t->n + 1);
 		e = &t->sym[t->n++];
@@ -156,6 +165,7 @@ size_t elfsyms_read(Elf *elf, int dynamic, struct profile *p, struct elfsyms *t)
 		e->bind = (uint8_t)GELF_ST_BIND(s.st_info);
 		e->vis = (uint8_t)GELF_ST_VISIBILITY(s.st_other);
 		e->nm_class = nm_class(elf, &s);
+		e->file = (e->bind == STB_LOCAL || state != 2) ? file : NULL;
 		e->raw = profile_intern(p, name);
 		dm = demangle(name);
 		sb_reset(&sb);

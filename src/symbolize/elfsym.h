@@ -12,6 +12,12 @@ struct elfsym {
 	uint64_t value, size;
 	const char *name;   /* as nm --demangle prints it, version suffix included */
 	const char *raw;    /* as in the file */
+	/*
+	 * The source file binutils names for code without line information:
+	 * the last STT_FILE symbol before this one, for local symbols, and for
+	 * global ones only while no file symbol has followed other symbols.
+	 */
+	const char *file;
 	uint32_t shndx;
 	uint8_t type, bind, vis;
 	char nm_class;      /* nm's type letter: 'T', 't', 'W', 'D', ... */

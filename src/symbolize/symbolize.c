@@ -41,6 +41,7 @@ struct module {
 
 /* A range of addresses served by a module (gperftools pprof's "library"). */
 struct lib {
+	char *path;            /* file to read, opened at the first address */
 	struct module *m;
 	uint64_t start, end;   /* inclusive, as pprof treats them */
 	uint64_t adjust;       /* module address = pc - adjust */
@@ -285,17 +286,35 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
-static void add_lib(struct symbolizer *s, struct module *m, struct mapping *mp)
+static void add_lib(struct symbolizer *s, const char *path, struct mapping *mp)
 {
 	struct lib *l;
 
 	GROW(s->libs, s->cap_libs, s->nlibs + 1);
 	l = &s->libs[s->nlibs++];
-	l->m = m;
+	l->path = xstrdup(path);
+	l->m = NULL;
 	l->mapping = mp;
 	l->start = mp->start;
 	l->end = mp->limit;
-	l->adjust = mapping_adjust(m, mp);
+	l->adjust = 0;
+}
+
+/* Opens a library's object at its first address, so unused ones cost nothing. */
+static struct module *lib_module(struct symbolizer *s, struct lib *l)
+{
+	if (!l->m) {
+		l->m = module_get(s, l->path);
+		l->adjust = mapping_adjust(l->m, l->mapping);
+	}
+	return l->m;
+}
+
+static struct module *program_module(struct symbolizer *s)
+{
+	if (!s->program && s->o->program)
+		s->program = module_get(s, s->o->program);
+	return s->program;
 }
 
 static int cmp_lib_desc(const void *a, const void *b)
@@ -312,12 +331,10 @@ static void plan_libraries(struct symbolizer *s)
 	size_t i;
 	int main_found = 0;
 
-	if (o->program) {
+	if (o->program)
 		prog_real = realpath(o->program, NULL);
-		s->program = module_get(s, o->program);
-	}
 	/* Which mapping is the program: its exact path, else its base name. */
-	for (i = 0; i < s->p->nmapping && s->program; i++) {
+	for (i = 0; i < s->p->nmapping && o->program; i++) {
 		const char *f = s->p->mapping[i]->file;
 
 		if ((prog_real && !strcmp(f, prog_real)) || !strcmp(base_name(f), base_name(o->program)))
@@ -327,23 +344,23 @@ static void plan_libraries(struct symbolizer *s)
 		struct mapping *mp = s->p->mapping[i];
 		const char *f = mp->file;
 
-		if (s->program && ((prog_real && !strcmp(f, prog_real)) ||
+		if (o->program && ((prog_real && !strcmp(f, prog_real)) ||
 				   !strcmp(base_name(f), base_name(o->program)))) {
-			add_lib(s, s->program, mp);
+			add_lib(s, o->program, mp);
 		} else if (looks_like_library(f)) {
 			char *path = find_library(o, f);
 
-			add_lib(s, module_get(s, path), mp);
+			add_lib(s, path, mp);
 			free(path);
-		} else if (s->program && !main_found && f[0] == '/') {
+		} else if (o->program && !main_found && f[0] == '/') {
 			/*
 			 * The program at another path than the profile recorded:
 			 * the first executable mapping that is no library is it.
 			 */
-			add_lib(s, s->program, mp);
+			add_lib(s, o->program, mp);
 			main_found = 1;
-		} else if (!s->program && f[0] == '/') {
-			add_lib(s, module_get(s, f), mp);
+		} else if (!o->program && f[0] == '/') {
+			add_lib(s, f, mp);
 		}
 	}
 	qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib_desc);
@@ -379,7 +396,7 @@ static int addr2line(struct symbolizer *s, struct module *m, uint64_t addr, stru
 
 		fr[0].name = sym ? sym->name : NULL;
 		fr[0].raw = sym ? sym->raw : NULL;
-		fr[0].file = file;
+		fr[0].file = file ? file : sym ? sym->file : NULL;
 		fr[0].line = line;
 		fr[0].symaddr = NO_SYMBOL_ADDRESS;
 		return 1;
@@ -479,10 +496,10 @@ static void verbose_summary(struct symbolizer *s)
 		fputc('\n', stderr);
 	}
 	for (i = 0; i < s->nlibs; i++)
-		fprintf(stderr, "pprof: mapping %llx-%llx offset %llx '%s' -> '%s'\n",
+		fprintf(stderr, "pprof: mapping %llx-%llx offset %llx '%s' -> '%s'%s\n",
 			(unsigned long long)s->libs[i].start, (unsigned long long)s->libs[i].end,
 			(unsigned long long)s->libs[i].mapping->offset, s->libs[i].mapping->file,
-			s->libs[i].m->path);
+			s->libs[i].path, s->libs[i].m ? "" : " (no samples, not read)");
 }
 
 int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e)
@@ -509,14 +526,14 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 		/* Libraries by decreasing start; ends are inclusive. */
 		for (j = 0; j < s.nlibs; j++) {
 			if (a >= s.libs[j].start && a <= s.libs[j].end) {
-				m = s.libs[j].m;
+				m = lib_module(&s, &s.libs[j]);
 				addr = a - s.libs[j].adjust;
 				break;
 			}
 		}
 		/* Everything else is looked up in the program at its own address. */
-		if (!m && s.program && a <= max_pc)
-			m = s.program;
+		if (!m && a <= max_pc)
+			m = program_module(&s);
 		if (!m || !m->ok)
 			continue;
 		symbolize_pc(&s, m, loc, addr, &tmp);
@@ -526,6 +543,8 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 	for (i = 0; i < s.nmods; i++)
 		module_free(s.mods[i]);
 	free(s.mods);
+	for (i = 0; i < s.nlibs; i++)
+		free(s.libs[i].path);
 	free(s.libs);
 	sb_release(&tmp);
 	return 0;

@@ -1,0 +1,137 @@
+/* test_arena.c - unit tests for the bump allocator (include/arena.h). */
+#include <stdint.h>
+#include <string.h>
+
+#include "arena.h"
+#include "harness.h"
+
+#define NOBJ 2000
+
+TEST(alignment_and_independence)
+{
+	struct arena a = { 0 };
+	unsigned char *obj[NOBJ];
+	size_t size[NOBJ];
+	int i, misaligned = 0, corrupt = 0;
+
+	/* Sizes from 1 to a few KiB, so that several blocks are used. */
+	for (i = 0; i < NOBJ; i++) {
+		size[i] = 1 + (size_t)(i * 37) % 3000;
+		obj[i] = arena_alloc(&a, size[i]);
+		if ((uintptr_t)obj[i] % 16)
+			misaligned++;
+		memset(obj[i], i & 0xff, size[i]);
+	}
+	for (i = 0; i < NOBJ; i++) {
+		size_t j;
+
+		for (j = 0; j < size[i]; j++)
+			if (obj[i][j] != (unsigned char)(i & 0xff)) {
+				corrupt++;
+				break;
+			}
+	}
+	CHECK_EQ_INT(misaligned, 0);
+	CHECK_EQ_INT(corrupt, 0);
+	arena_release(&a);
+}
+
+TEST(big_objects)
+{
+	struct arena a;
+	char *s1, *big, *s2, *big2;
+	size_t n = 1 << 20, i;
+	int bad = 0;
+
+	arena_init(&a);
+	s1 = arena_strdup(&a, "before");
+	big = arena_alloc(&a, n);
+	CHECK((uintptr_t)big % 16 == 0);
+	memset(big, 'B', n);
+	s2 = arena_strdup(&a, "after");
+	big2 = arena_alloc(&a, 100000);
+	CHECK((uintptr_t)big2 % 16 == 0);
+	memset(big2, 'C', 100000);
+	CHECK_STR(s1, "before");
+	CHECK_STR(s2, "after");
+	for (i = 0; i < n; i++)
+		if (big[i] != 'B')
+			bad++;
+	CHECK_EQ_INT(bad, 0);
+	CHECK(s2 < big || s2 >= big + n);
+	arena_release(&a);
+}
+
+TEST(calloc_zeroes)
+{
+	struct arena a = { 0 };
+	unsigned char *p;
+	size_t i;
+	int nonzero = 0, round;
+
+	/* Dirty memory first, then release and allocate again. */
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 50; i++)
+			memset(arena_alloc(&a, 1000), 0xaa, 1000);
+		p = arena_calloc(&a, 300, 7);
+		CHECK((uintptr_t)p % 16 == 0);
+		for (i = 0; i < 300 * 7; i++)
+			if (p[i])
+				nonzero++;
+		CHECK_EQ_INT(nonzero, 0);
+		arena_release(&a);
+	}
+}
+
+TEST(string_helpers)
+{
+	struct arena a = { 0 };
+	static const char bytes[] = { 1, 0, 2, 0, 3 };
+	char src[] = "hello";
+	char *s, *t;
+	unsigned char *m;
+
+	s = arena_strdup(&a, src);
+	CHECK(s != src);
+	src[0] = 'j';
+	CHECK_STR(s, "hello");
+	t = arena_strndup(&a, "hello world", 5);
+	CHECK_STR(t, "hello");
+	CHECK(s != t);
+	t = arena_strndup(&a, "abc", 0);
+	CHECK_STR(t, "");
+	t = arena_strdup(&a, "");
+	CHECK_STR(t, "");
+	/* strndup copies n bytes; the source needs no terminator. */
+	t = arena_strndup(&a, (const char *)bytes + 4, 1);
+	CHECK(t[0] == 3 && t[1] == 0);
+	m = arena_memdup(&a, bytes, sizeof(bytes));
+	CHECK(m != (const unsigned char *)bytes);
+	CHECK(!memcmp(m, bytes, sizeof(bytes)));
+	arena_release(&a);
+}
+
+TEST(release_and_reuse)
+{
+	struct arena a;
+	char *s;
+	int i;
+
+	arena_init(&a);
+	arena_release(&a);      /* releasing an empty arena is fine */
+	for (i = 0; i < 3; i++) {
+		s = arena_strdup(&a, "again");
+		CHECK_STR(s, "again");
+		arena_release(&a);
+	}
+}
+
+int main(void)
+{
+	RUN(alignment_and_independence);
+	RUN(big_objects);
+	RUN(calloc_zeroes);
+	RUN(string_helpers);
+	RUN(release_and_reuse);
+	return test_done();
+}

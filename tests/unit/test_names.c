@@ -1,0 +1,74 @@
+/* test_names.c - unit tests for gperftools pprof's short function names (include/names.h). */
+#include "harness.h"
+#include "names.h"
+
+/* Returns the short name of full; it lives in sb until the next call. */
+static const char *shorten(struct strbuf *sb, const char *full, int keep_templates)
+{
+	short_function_name(full, keep_templates, sb);
+	return sb_str(sb);
+}
+
+TEST(strips_like_gperftools)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_STR(shorten(&sb, "std::map<int,int>::operator[](int const&)", 0),
+		  "std::map::operator[]");
+	CHECK_STR(shorten(&sb, "void foo<int>(int)", 0), "void foo");
+	CHECK_STR(shorten(&sb, "int (anonymous namespace)::bar(char*)", 0), "int ::bar");
+	CHECK_STR(shorten(&sb, "unsigned long ns::f()", 0), "ns::f");
+	CHECK_STR(shorten(&sb, "mid<00000000000012b0>", 0), "mid");
+	CHECK_STR(shorten(&sb, "ns::Box<double>::compute() const", 0), "ns::Box::compute");
+	CHECK_STR(shorten(&sb, "__libc_start_main@@GLIBC_2.34<0000000000027280>", 0),
+		  "__libc_start_main@@GLIBC_2.34");
+	CHECK_STR(shorten(&sb, "f(void (*)(int))", 0), "f");
+	sb_release(&sb);
+}
+
+TEST(plain_names)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_STR(shorten(&sb, "main", 0), "main");
+	CHECK_STR(shorten(&sb, "main", 1), "main");
+	CHECK_STR(shorten(&sb, "", 0), "");
+	CHECK_STR(shorten(&sb, "ns::f(int) const", 0), "ns::f");
+	CHECK_STR(shorten(&sb, "a::b::c(std::vector<int, std::allocator<int> > const&)", 0),
+		  "a::b::c");
+	sb_release(&sb);
+}
+
+TEST(keep_templates)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_STR(shorten(&sb, "ns::Box<double>::compute() const", 1), "ns::Box<double>::compute");
+	CHECK_STR(shorten(&sb, "std::map<int,int>::operator[](int const&)", 1),
+		  "std::map<int,int>::operator[]");
+	/* The address tag goes either way: it is not a template argument list. */
+	CHECK_STR(shorten(&sb, "mid<00000000000012b0>", 1), "mid");
+	CHECK_STR(shorten(&sb, "__libc_start_main@@GLIBC_2.34<0000000000027280>", 1),
+		  "__libc_start_main@@GLIBC_2.34");
+	sb_release(&sb);
+}
+
+TEST(replaces_contents)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_adds(&sb, "previous contents that are longer");
+	short_function_name("ns::g(int)", 0, &sb);
+	CHECK_STR(sb_str(&sb), "ns::g");
+	CHECK_EQ_INT(sb.len, 5);
+	sb_release(&sb);
+}
+
+int main(void)
+{
+	RUN(strips_like_gperftools);
+	RUN(plain_names);
+	RUN(keep_templates);
+	RUN(replaces_contents);
+	return test_done();
+}
