@@ -58,16 +58,20 @@ struct unit {
 struct dwindex {
 	Dwfl_Module *mod;
 	struct profile *p;
+	dwindex_symfn sym;
+	void *sym_ctx;
 	struct unit **unit;
 	size_t nunit, cap_unit;
 };
 
-struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p)
+struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn sym, void *ctx)
 {
 	struct dwindex *ix = xcalloc(1, sizeof(*ix));
 
 	ix->mod = mod;
 	ix->p = p;
+	ix->sym = sym;
+	ix->sym_ctx = ctx;
 	return ix;
 }
 
@@ -480,10 +484,9 @@ static void resolve_name(struct dwindex *ix, struct unit *u, struct node *n)
 		n->name = n->raw = profile_intern(ix->p, name);
 		n->is_linkage = !u->mangles;
 	}
+	/* binutils' arange.low: DW_AT_low_pc, else the first of DW_AT_ranges. */
 	n->low_pc = u->range[n->first_range].lo;
 	if (dwarf_lowpc(&die, &lo) == 0)
-		n->low_pc = lo;
-	else if (dwarf_entrypc(&die, &lo) == 0)
 		n->low_pc = lo;
 }
 
@@ -591,8 +594,21 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 			resolve_name(ix, u, n);
 		f[i].name = n->name;
 		f[i].raw = n->raw;
-		f[i].is_linkage = n->is_linkage;
-		f[i].low_pc = n->low_pc;
+		if (i == 0 && !n->is_linkage) {
+			const char *sname, *sraw;
+			uint64_t value;
+
+			if (ix->sym && ix->sym(ix->sym_ctx, addr, &sname, &sraw, &value) == 0) {
+				f[i].name = sname;
+				f[i].raw = sraw;
+				if (value == n->low_pc) {
+					n->name = sname;
+					n->raw = sraw;
+				}
+			}
+			/* Later lookups in this function keep its name as it is now. */
+			n->is_linkage = 1;
+		}
 		if (i == 0) {
 			f[i].file = *file;
 			f[i].line = *line;

@@ -9,18 +9,30 @@
 
 /* One frame of an address: innermost (inlined callee) first. */
 struct dwframe {
-	const char *name;      /* demangled linkage name, else DW_AT_name; NULL if none */
+	const char *name;      /* as addr2line names it; NULL if unknown */
 	const char *raw;       /* linkage name as in the file, else name */
-	int is_linkage;        /* name is a linkage name, or the language mangles nothing */
-	uint64_t low_pc;       /* entry of this function or inlined instance */
 	const char *file;      /* NULL when unknown */
 	int line;              /* 0 when unknown */
 };
 
+/*
+ * The ELF function symbol addr2line would find for a module address:
+ * returns 0 and fills name (demangled), raw and value, or returns -1.
+ */
+typedef int (*dwindex_symfn)(void *ctx, uint64_t addr, const char **name, const char **raw,
+			     uint64_t *value);
+
 struct dwindex;
 
-/* Index over one module's DWARF; built lazily per compilation unit. */
-struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p);
+/*
+ * Index over one module's DWARF; built lazily per compilation unit.
+ * Names follow binutils, which is stateful: a function whose DWARF name is
+ * not a linkage name (C++ main, lambdas) is named after the ELF symbol
+ * covering the first address looked up in it, and by its DWARF name at
+ * later addresses unless that symbol starts where the function does.  So
+ * look addresses up in ascending order, as gperftools pprof does.
+ */
+struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn sym, void *ctx);
 void dwindex_free(struct dwindex *ix);
 
 /*

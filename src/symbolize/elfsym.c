@@ -106,8 +106,9 @@ static int cmp_sym(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-size_t elfsyms_read(Elf *elf, int dynamic, struct profile *p, struct elfsyms *t)
+size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms *t)
 {
+	int dynamic = !!(flags & ELFSYMS_DYNAMIC);
 	GElf_Shdr sh, vsh;
 	Elf_Scn *scn;
 	Elf_Data *d, *vd = NULL;
@@ -127,7 +128,7 @@ size_t elfsyms_read(Elf *elf, int dynamic, struct profile *p, struct elfsyms *t)
 	scn = find_section(elf, dynamic ? SHT_DYNSYM : SHT_SYMTAB, &sh);
 	if (!scn || sh.sh_entsize == 0 || !(d = elf_getdata(scn, NULL)) || d->d_size == 0)
 		return 0;
-	if (dynamic) {
+	if (dynamic && (flags & ELFSYMS_VERSIONS)) {
 		Elf_Scn *vs = find_section(elf, SHT_GNU_versym, &vsh);
 
 		if (vs)

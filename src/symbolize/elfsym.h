@@ -34,12 +34,17 @@ struct elfsyms {
 	unsigned addr_digits; /* 16 for ELFCLASS64, 8 for ELFCLASS32 */
 };
 
+enum elfsyms_flags {
+	ELFSYMS_DYNAMIC = 1 << 0,   /* read .dynsym instead of .symtab */
+	ELFSYMS_VERSIONS = 1 << 1,  /* append "@VER"/"@@VER" as nm -D prints */
+};
+
 /*
- * Reads .symtab (or, with dynamic, .dynsym with symbol versions) of elf
- * into t, leaving out what nm leaves out: the null, section and file
- * symbols and undefined ones.  Returns the number of symbols.
+ * Reads .symtab (or .dynsym) of elf into t, leaving out what nm leaves out:
+ * the null, section and file symbols and undefined ones.  Returns the
+ * number of symbols.
  */
-size_t elfsyms_read(Elf *elf, int dynamic, struct profile *p, struct elfsyms *t);
+size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms *t);
 void elfsyms_release(struct elfsyms *t);
 
 /*

@@ -1,5 +1,6 @@
 /* symbolize.c - mapping addresses to object files and naming them like gperftools pprof. */
 #include <ctype.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,7 @@ struct module {
 	struct elfsyms fn_syms;
 	Elf *fn_elf;
 	int ok;
+	size_t order;          /* creation order, to sort lookups by object */
 };
 
 /* A range of addresses served by a module (gperftools pprof's "library"). */
@@ -92,6 +94,20 @@ static int is_regular(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static int function_symbol(void *ctx, uint64_t addr, const char **name, const char **raw,
+			   uint64_t *value)
+{
+	struct module *m = ctx;
+	const struct elfsym *sym = elfsyms_find_function(&m->fn_syms, m->fn_elf, addr);
+
+	if (!sym)
+		return -1;
+	*name = sym->name;
+	*raw = sym->raw;
+	*value = sym->value;
+	return 0;
+}
+
 static void module_load_syms(struct symbolizer *s, struct module *m)
 {
 	struct strbuf dbg = STRBUF_INIT;
@@ -112,7 +128,8 @@ static void module_load_syms(struct symbolizer *s, struct module *m)
 		m->nm_elf = elf_begin(m->nm_fd, ELF_C_READ_MMAP, NULL);
 	if (!elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, 0, s->p, &m->nm_syms)) {
 		elfsyms_release(&m->nm_syms);
-		elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, 1, s->p, &m->nm_syms);
+		elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, ELFSYMS_DYNAMIC | ELFSYMS_VERSIONS,
+			     s->p, &m->nm_syms);
 	}
 	bounds_build(&m->nm_syms, &m->bounds);
 	sb_release(&dbg);
@@ -121,7 +138,7 @@ static void module_load_syms(struct symbolizer *s, struct module *m)
 	if (dw) {
 		Elf *de = dwarf_getelf(dw);
 
-		m->dw = dwindex_new(m->mod, s->p);
+		m->dw = dwindex_new(m->mod, s->p, function_symbol, m);
 		if (de && de != m->elf) {
 			dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, NULL, &m->debug_file);
 			if (elfsyms_read(de, 0, s->p, &m->fn_syms))
@@ -134,7 +151,7 @@ static void module_load_syms(struct symbolizer *s, struct module *m)
 		m->fn_elf = m->elf;
 		if (!elfsyms_read(m->elf, 0, s->p, &m->fn_syms)) {
 			elfsyms_release(&m->fn_syms);
-			elfsyms_read(m->elf, 1, s->p, &m->fn_syms);
+			elfsyms_read(m->elf, ELFSYMS_DYNAMIC, s->p, &m->fn_syms);
 		}
 	}
 }
@@ -150,6 +167,7 @@ static struct module *module_get(struct symbolizer *s, const char *path)
 	m = xcalloc(1, sizeof(*m));
 	m->path = xstrdup(path);
 	m->nm_fd = -1;
+	m->order = s->nmods;
 	GROW(s->mods, s->cap_mods, s->nmods + 1);
 	s->mods[s->nmods++] = m;
 	m->fd = open(path, O_RDONLY);
@@ -169,6 +187,9 @@ static struct module *module_get(struct symbolizer *s, const char *path)
 		dwfl_report_end(m->dwfl, NULL, NULL);
 	}
 	module_load_syms(s, m);
+	if (!m->nm_syms.n && !m->dw)
+		warnf("'%s' has no symbols and no debug information; its addresses stay unnamed",
+		      path);
 	m->ok = 1;
 	return m;
 }
@@ -224,10 +245,15 @@ static int looks_like_library(const char *path)
 	return 0;
 }
 
-/* The file for a recorded library path, searched under --lib_prefix. */
+/*
+ * The file for a recorded library path, searched under --lib_prefix
+ * (/a/b/c.so: P/a/b/c.so for every prefix P, then P/b/c.so, then P/c.so),
+ * else the path itself.  With verbose, says which paths were tried.
+ */
 static char *find_library(const struct symbolize_options *o, const char *path)
 {
 	const char *suffix = path;
+	struct strbuf tried = STRBUF_INIT;
 
 	if (o->nlib_prefix) {
 		for (;;) {
@@ -242,8 +268,11 @@ static char *find_library(const struct symbolize_options *o, const char *path)
 					n--;
 				sb_add(&sb, o->lib_prefix[i], n);
 				sb_adds(&sb, suffix);
-				if (stat(sb.buf, &st) == 0)
+				if (stat(sb.buf, &st) == 0) {
+					sb_release(&tried);
 					return sb.buf;
+				}
+				sb_addf(&tried, " %s", sb.buf);
 				sb_release(&sb);
 			}
 			/* Drop the leading directory: /a/b/c.so -> /b/c.so. */
@@ -258,6 +287,10 @@ static char *find_library(const struct symbolize_options *o, const char *path)
 			}
 		}
 	}
+	if (o->verbose && tried.len)
+		fprintf(stderr, "pprof: '%s' not found under --lib_prefix (tried:%s)\n", path,
+			tried.buf);
+	sb_release(&tried);
 	return xstrdup(path);
 }
 
@@ -408,18 +441,6 @@ static int addr2line(struct symbolizer *s, struct module *m, uint64_t addr, stru
 		fr[i].line = df[i].line;
 		fr[i].symaddr = NO_SYMBOL_ADDRESS;
 	}
-	/*
-	 * A name that is not a linkage name (C++'s main, extern "C") is taken
-	 * from the symbol table when one covers the address, as binutils does.
-	 */
-	if (!df[0].is_linkage) {
-		const struct elfsym *sym = elfsyms_find_function(&m->fn_syms, m->fn_elf, addr);
-
-		if (sym) {
-			fr[0].name = sym->name;
-			fr[0].raw = sym->raw;
-		}
-	}
 	(void)s;
 	return n;
 }
@@ -485,6 +506,14 @@ static void verbose_summary(struct symbolizer *s)
 
 		fprintf(stderr, "pprof: object '%s': %s", m->path, m->ok ? "read" : "unreadable");
 		if (m->ok) {
+			const void *id;
+			ssize_t n = dwelf_elf_gnu_build_id(m->elf, &id);
+
+			if (n > 0) {
+				fputs(", build-id ", stderr);
+				for (ssize_t k = 0; k < n; k++)
+					fprintf(stderr, "%02x", ((const unsigned char *)id)[k]);
+			}
 			fprintf(stderr, ", %zu %s symbols", m->nm_syms.n,
 				m->nm_syms.dynamic ? "dynamic" : "static");
 			if (m->dw)
@@ -502,12 +531,28 @@ static void verbose_summary(struct symbolizer *s)
 			s->libs[i].path, s->libs[i].m ? "" : " (no samples, not read)");
 }
 
+struct work {
+	struct location *loc;
+	struct module *m;
+	uint64_t addr;
+};
+
+static int cmp_work(const void *a, const void *b)
+{
+	const struct work *x = a, *y = b;
+
+	if (x->m != y->m)
+		return x->m->order < y->m->order ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e)
 {
 	struct symbolizer s = { .p = p, .o = o };
 	struct strbuf tmp = STRBUF_INIT;
+	struct work *work;
 	uint64_t max_pc = 0;
-	size_t i, j;
+	size_t i, j, nwork = 0;
 
 	(void)e;
 	elf_version(EV_CURRENT);
@@ -515,6 +560,11 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 	for (i = 0; i < p->nlocation; i++)
 		if (p->location[i]->address > max_pc)
 			max_pc = p->location[i]->address;
+	/*
+	 * Assign every address its object, then look them up per object in
+	 * ascending order: binutils' naming depends on lookup order (dwindex.h).
+	 */
+	work = xcalloc(p->nlocation + 1, sizeof(*work));
 	for (i = 0; i < p->nlocation; i++) {
 		struct location *loc = p->location[i];
 		uint64_t a = loc->address;
@@ -536,8 +586,15 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 			m = program_module(&s);
 		if (!m || !m->ok)
 			continue;
-		symbolize_pc(&s, m, loc, addr, &tmp);
+		work[nwork].loc = loc;
+		work[nwork].m = m;
+		work[nwork].addr = addr;
+		nwork++;
 	}
+	qsort(work, nwork, sizeof(*work), cmp_work);
+	for (i = 0; i < nwork; i++)
+		symbolize_pc(&s, work[i].m, work[i].loc, work[i].addr, &tmp);
+	free(work);
 	if (o->verbose)
 		verbose_summary(&s);
 	for (i = 0; i < s.nmods; i++)

@@ -1,0 +1,485 @@
+/* test_profile.c - unit tests for the profile model (include/profile.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "profile.h"
+
+static const char *const two_types[] = { "samples", "count", "cpu", "nanoseconds" };
+
+static struct profile *new_profile(void)
+{
+	struct profile *p = profile_new();
+
+	profile_set_sample_types(p, 2, two_types);
+	return p;
+}
+
+/* Adds one sample whose stack is given by addresses, leaf first. */
+static struct sample *add(struct profile *p, const uint64_t *addr, size_t n, int64_t v0, int64_t v1)
+{
+	struct location *loc[16];
+	int64_t v[2] = { v0, v1 };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		loc[i] = profile_location(p, addr[i]);
+	return profile_add_sample(p, loc, n, v);
+}
+
+/* The sample with this stack of addresses, or NULL. */
+static const struct sample *find(const struct profile *p, const uint64_t *addr, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nsample; i++) {
+		const struct sample *s = p->sample[i];
+
+		if (s->nlocation != n)
+			continue;
+		for (j = 0; j < n; j++)
+			if (s->location[j]->address != addr[j])
+				break;
+		if (j == n)
+			return s;
+	}
+	return NULL;
+}
+
+/* Whether every location of every sample is one of p's own. */
+static int locations_owned(const struct profile *p)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < p->nsample; i++)
+		for (j = 0; j < p->sample[i]->nlocation; j++) {
+			for (k = 0; k < p->nlocation; k++)
+				if (p->location[k] == p->sample[i]->location[j])
+					break;
+			if (k == p->nlocation)
+				return 0;
+		}
+	return 1;
+}
+
+TEST(interning)
+{
+	struct profile *p = profile_new();
+	char a[] = "main", b[] = "main";
+	const char *s, *t, *u;
+	const char *many[3000];
+	char name[32];
+	int i, same = 0;
+
+	s = profile_intern(p, a);
+	t = profile_intern(p, b);
+	CHECK(s == t);
+	CHECK(s != a && s != b);
+	CHECK_STR(s, "main");
+	a[0] = 'x';
+	CHECK_STR(s, "main");
+	u = profile_intern_n(p, "main() extra", 4);   /* no NUL after n bytes */
+	CHECK(u == s);
+	CHECK(profile_intern(p, "mai") != s);
+	CHECK(profile_intern_n(p, "main", 3) == profile_intern(p, "mai"));
+	CHECK(profile_intern(p, "") != NULL);
+	CHECK(profile_intern(p, "") == profile_intern_n(p, "xyz", 0));
+	CHECK_STR(profile_intern(p, ""), "");
+	/* Enough strings to make the table grow; earlier pointers stay. */
+	for (i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "fn_%d", i);
+		many[i] = profile_intern(p, name);
+	}
+	for (i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "fn_%d", i);
+		if (profile_intern(p, name) == many[i] && !strcmp(many[i], name))
+			same++;
+	}
+	CHECK_EQ_INT(same, 3000);
+	CHECK(profile_intern(p, "main") == s);
+	profile_free(p);
+}
+
+TEST(sample_types_and_comments)
+{
+	struct profile *p = new_profile();
+
+	CHECK_EQ_INT(p->nsample_type, 2);
+	CHECK_STR(p->sample_type[0].type, "samples");
+	CHECK_STR(p->sample_type[1].unit, "nanoseconds");
+	CHECK(p->sample_type[0].type == profile_intern(p, "samples"));
+	CHECK(p->sample_type[1].type == profile_intern(p, "cpu"));
+	CHECK(p->period_type.type != NULL && p->period_type.unit != NULL);
+	profile_add_comment(p, "first");
+	profile_add_comment(p, "second");
+	CHECK_EQ_INT(p->ncomment, 2);
+	CHECK(p->comment[1] == profile_intern(p, "second"));
+	profile_free(p);
+}
+
+TEST(mappings)
+{
+	struct profile *p = profile_new();
+	struct mapping *outer, *inner, *other;
+
+	outer = profile_add_mapping(p, 0x1000, 0x9000, 0x100, "/bin/prog", "abc");
+	inner = profile_add_mapping(p, 0x4000, 0x5000, 0, "/lib/inner.so", "");
+	other = profile_add_mapping(p, 0x10000, 0x11000, 0, "/lib/other.so", "");
+	CHECK_EQ_INT(p->nmapping, 3);
+	CHECK_EQ_INT(outer->id, 1);
+	CHECK_EQ_INT(inner->id, 2);
+	CHECK(p->mapping[2] == other);
+	CHECK(outer->file == profile_intern(p, "/bin/prog"));
+	CHECK(outer->build_id == profile_intern(p, "abc"));
+	CHECK_EQ_U64(outer->offset, 0x100);
+	CHECK(profile_find_mapping(p, 0x1000) == outer);
+	CHECK(profile_find_mapping(p, 0x3fff) == outer);
+	CHECK(profile_find_mapping(p, 0x4000) == inner);   /* latest start wins */
+	CHECK(profile_find_mapping(p, 0x4fff) == inner);
+	CHECK(profile_find_mapping(p, 0x5000) == outer);
+	CHECK(profile_find_mapping(p, 0x9000) == NULL);    /* limit is exclusive */
+	CHECK(profile_find_mapping(p, 0xfff) == NULL);
+	CHECK(profile_find_mapping(p, 0x10800) == other);
+	profile_free(p);
+}
+
+TEST(locations)
+{
+	struct profile *p = profile_new();
+	struct mapping *m = profile_add_mapping(p, 0x400000, 0x500000, 0, "/bin/prog", "");
+	struct location *a, *b, *c;
+	int i, same = 0;
+
+	a = profile_location(p, 0x401000);
+	b = profile_location(p, 0x401000);
+	c = profile_location(p, 0x600000);
+	CHECK(a == b);
+	CHECK(a != c);
+	CHECK_EQ_INT(p->nlocation, 2);
+	CHECK_EQ_INT(a->id, 1);
+	CHECK_EQ_INT(c->id, 2);
+	CHECK(p->location[0] == a && p->location[1] == c);
+	CHECK_EQ_U64(a->address, 0x401000);
+	CHECK(a->mapping == m);
+	CHECK(c->mapping == NULL);
+	CHECK_EQ_INT(a->nline, 0);
+	/* Many addresses: each created once, found again after growth. */
+	for (i = 0; i < 5000; i++)
+		profile_location(p, 0x10000000 + 16 * (uint64_t)i);
+	CHECK_EQ_INT(p->nlocation, 5002);
+	for (i = 0; i < 5000; i++) {
+		struct location *l = profile_location(p, 0x10000000 + 16 * (uint64_t)i);
+
+		if (l->id == (uint64_t)i + 3 && p->location[i + 2] == l)
+			same++;
+	}
+	CHECK_EQ_INT(same, 5000);
+	CHECK_EQ_INT(p->nlocation, 5002);
+	CHECK(profile_location(p, 0x401000) == a);
+	profile_free(p);
+}
+
+TEST(functions_and_lines)
+{
+	struct profile *p = profile_new();
+	char name[] = "ns::f(int)";
+	struct function *f, *g;
+	struct location *loc;
+	struct line ln[2];
+
+	f = profile_function(p, "ns::f(int)", "_ZN2ns1fEi", "a.cc", 10, NO_SYMBOL_ADDRESS);
+	g = profile_function(p, name, "_ZN2ns1fEi", "a.cc", 10, NO_SYMBOL_ADDRESS);
+	CHECK(f == g);
+	CHECK_EQ_INT(p->nfunction, 1);
+	CHECK_EQ_INT(f->id, 1);
+	CHECK(f->name == profile_intern(p, "ns::f(int)"));
+	CHECK(f->system_name == profile_intern(p, "_ZN2ns1fEi"));
+	CHECK(f->filename == profile_intern(p, "a.cc"));
+	CHECK_EQ_INT(f->start_line, 10);
+	CHECK_EQ_U64(f->symbol_address, NO_SYMBOL_ADDRESS);
+	/* Any differing field makes another function. */
+	CHECK(profile_function(p, "ns::g(int)", "_ZN2ns1fEi", "a.cc", 10, NO_SYMBOL_ADDRESS) != f);
+	CHECK(profile_function(p, "ns::f(int)", "_ZN2ns1gEi", "a.cc", 10, NO_SYMBOL_ADDRESS) != f);
+	CHECK(profile_function(p, "ns::f(int)", "_ZN2ns1fEi", "b.cc", 10, NO_SYMBOL_ADDRESS) != f);
+	CHECK(profile_function(p, "ns::f(int)", "_ZN2ns1fEi", "a.cc", 11, NO_SYMBOL_ADDRESS) != f);
+	g = profile_function(p, "ns::f(int)", "_ZN2ns1fEi", "a.cc", 10, 0x1130);
+	CHECK(g != f);
+	CHECK_EQ_INT(p->nfunction, 6);
+	CHECK(profile_function(p, "ns::f(int)", "_ZN2ns1fEi", "a.cc", 10, 0x1130) == g);
+	CHECK_EQ_INT(p->nfunction, 6);
+	CHECK(p->function[5] == g && g->id == 6);
+	/* A missing file name is "", never NULL. */
+	g = profile_function(p, "h", "h", "", 0, NO_SYMBOL_ADDRESS);
+	CHECK(g->filename != NULL && g->filename[0] == 0);
+
+	loc = profile_location(p, 0x1000);
+	ln[0].function = f;
+	ln[0].line = 12;
+	ln[1].function = g;
+	ln[1].line = 30;
+	profile_set_lines(p, loc, ln, 2);
+	ln[0].line = 99;           /* the location holds a copy */
+	CHECK_EQ_INT(loc->nline, 2);
+	if (CHECK(loc->line != NULL)) {
+		CHECK(loc->line[0].function == f);
+		CHECK_EQ_INT(loc->line[0].line, 12);
+		CHECK(loc->line[1].function == g);
+	}
+	profile_set_lines(p, loc, ln, 1);
+	CHECK_EQ_INT(loc->nline, 1);
+	CHECK_EQ_INT(loc->line[0].line, 99);
+	profile_set_lines(p, loc, NULL, 0);
+	CHECK_EQ_INT(loc->nline, 0);
+	profile_free(p);
+}
+
+TEST(samples_merge_by_stack)
+{
+	struct profile *p = new_profile();
+	static const uint64_t ab[] = { 0x10, 0x20 }, ba[] = { 0x20, 0x10 }, a[] = { 0x10 },
+			      aab[] = { 0x10, 0x10, 0x20 };
+	struct location *loc[2];
+	struct sample *s, *t;
+	int64_t v[2] = { 4, 40 };
+
+	s = add(p, ab, 2, 1, 10);
+	t = add(p, ab, 2, 2, 20);
+	CHECK(s == t);
+	CHECK_EQ_INT(p->nsample, 1);
+	CHECK_EQ_INT(s->value[0], 3);
+	CHECK_EQ_INT(s->value[1], 30);
+	CHECK_EQ_INT(s->nlocation, 2);
+	CHECK_EQ_U64(s->location[0]->address, 0x10);   /* leaf first, as given */
+	CHECK_EQ_U64(s->location[1]->address, 0x20);
+
+	/* Reversed, a prefix, and a repeated frame are other stacks. */
+	CHECK(add(p, ba, 2, 5, 50) != s);
+	CHECK(add(p, a, 1, 6, 60) != s);
+	CHECK(add(p, aab, 3, 7, 70) != s);
+	CHECK_EQ_INT(p->nsample, 4);
+	CHECK_EQ_INT(find(p, ba, 2)->value[0], 5);
+	CHECK_EQ_INT(find(p, a, 1)->value[1], 60);
+	CHECK_EQ_INT(find(p, aab, 3)->value[0], 7);
+	CHECK_EQ_INT(s->value[0], 3);
+
+	/* The location array is copied. */
+	loc[0] = profile_location(p, 0x30);
+	loc[1] = profile_location(p, 0x40);
+	t = profile_add_sample(p, loc, 2, v);
+	loc[0] = loc[1];
+	CHECK_EQ_U64(t->location[0]->address, 0x30);
+	CHECK_EQ_INT(p->nsample, 5);
+	profile_free(p);
+}
+
+TEST(many_samples)
+{
+	struct profile *p = new_profile();
+	uint64_t st[3];
+	int i, ok = 0;
+
+	for (i = 0; i < 4000; i++) {
+		st[0] = 0x1000 + (uint64_t)i % 50;
+		st[1] = 0x2000 + (uint64_t)i / 50;
+		st[2] = 0x3000;
+		add(p, st, 3, 1, 100);
+	}
+	CHECK_EQ_INT(p->nsample, 4000);
+	for (i = 0; i < 4000; i++) {
+		st[0] = 0x1000 + (uint64_t)i % 50;
+		st[1] = 0x2000 + (uint64_t)i / 50;
+		st[2] = 0x3000;
+		add(p, st, 3, 2, 200);
+	}
+	CHECK_EQ_INT(p->nsample, 4000);
+	for (i = 0; i < 4000; i++)
+		if (p->sample[i]->value[0] == 3 && p->sample[i]->value[1] == 300)
+			ok++;
+	CHECK_EQ_INT(ok, 4000);
+	profile_free(p);
+}
+
+TEST(merge_sums_per_stack)
+{
+	struct profile *dst = new_profile(), *src = new_profile();
+	static const uint64_t A[] = { 0x1010, 0x2000 }, B[] = { 0x1020, 0x2000 },
+			      C[] = { 0x1030, 0x2000, 0x3000 };
+
+	add(dst, A, 2, 5, 50);
+	add(dst, B, 2, 3, 30);
+	add(src, C, 3, 7, 70);     /* src's locations are created in another order */
+	add(src, A, 2, 2, 20);
+	profile_merge(dst, src, 1);
+	CHECK_EQ_INT(dst->nsample, 3);
+	if (CHECK(find(dst, A, 2) != NULL)) {
+		CHECK_EQ_INT(find(dst, A, 2)->value[0], 7);
+		CHECK_EQ_INT(find(dst, A, 2)->value[1], 70);
+	}
+	if (CHECK(find(dst, B, 2) != NULL))
+		CHECK_EQ_INT(find(dst, B, 2)->value[0], 3);
+	if (CHECK(find(dst, C, 3) != NULL)) {
+		CHECK_EQ_INT(find(dst, C, 3)->value[0], 7);
+		CHECK_EQ_INT(find(dst, C, 3)->value[1], 70);
+	}
+	CHECK(locations_owned(dst));
+	CHECK_EQ_INT(dst->nlocation, 5);
+	/* src is left as it was. */
+	CHECK_EQ_INT(src->nsample, 2);
+	CHECK_EQ_INT(find(src, A, 2)->value[0], 2);
+
+	/* Merging again sums again; scale -1 takes it back out. */
+	profile_merge(dst, src, 1);
+	CHECK_EQ_INT(find(dst, A, 2)->value[0], 9);
+	profile_merge(dst, src, -1);
+	profile_merge(dst, src, -1);
+	CHECK_EQ_INT(find(dst, A, 2)->value[0], 5);
+	CHECK_EQ_INT(find(dst, A, 2)->value[1], 50);
+	CHECK_EQ_INT(find(dst, C, 3)->value[0], 0);
+	CHECK_EQ_INT(find(dst, B, 2)->value[0], 3);
+	profile_free(src);
+	profile_free(dst);
+}
+
+TEST(merge_mappings)
+{
+	struct profile *dst = new_profile(), *src = new_profile();
+	static const uint64_t both[] = { 0x1100 }, only_src[] = { 0x5100 };
+	struct mapping *dm;
+	const struct sample *s;
+	char file[] = "/lib/src.so";
+
+	dm = profile_add_mapping(dst, 0x1000, 0x2000, 0, "/bin/dst", "");
+	profile_add_mapping(src, 0x1000, 0x2000, 0, "/bin/src", "");
+	profile_add_mapping(src, 0x5000, 0x6000, 0x200, file, "id1");
+	add(dst, both, 1, 1, 1);
+	add(src, both, 1, 1, 1);
+	add(src, only_src, 1, 1, 1);
+	profile_merge(dst, src, 1);
+	file[1] = 'X';
+	s = find(dst, both, 1);
+	if (CHECK(s != NULL))
+		CHECK(s->location[0]->mapping == dm);      /* dst's own mapping wins */
+	CHECK(profile_find_mapping(dst, 0x1100) == dm);
+	s = find(dst, only_src, 1);
+	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL)) {
+		const struct mapping *m = s->location[0]->mapping;
+
+		CHECK_STR(m->file, "/lib/src.so");
+		CHECK(m->file == profile_intern(dst, "/lib/src.so"));   /* dst's string */
+		CHECK(m->build_id == profile_intern(dst, "id1"));
+		CHECK_EQ_U64(m->start, 0x5000);
+		CHECK_EQ_U64(m->limit, 0x6000);
+		CHECK_EQ_U64(m->offset, 0x200);
+	}
+	profile_free(src);
+	/* Nothing of dst points into the freed src. */
+	CHECK_STR(find(dst, only_src, 1)->location[0]->mapping->file, "/lib/src.so");
+	profile_free(dst);
+}
+
+/* p: A=5, B=1, D=4; base: A=2, B=3, C=4, D=4. */
+static void subtract_inputs(struct profile **p, struct profile **base)
+{
+	static const uint64_t A[] = { 0x10, 0x99 }, B[] = { 0x20, 0x99 }, C[] = { 0x30, 0x99 },
+			      D[] = { 0x40 };
+
+	*p = new_profile();
+	*base = new_profile();
+	add(*p, A, 2, 5, 500);
+	add(*p, B, 2, 1, 100);
+	add(*p, D, 1, 4, 400);
+	add(*base, C, 2, 4, 400);
+	add(*base, B, 2, 3, 300);
+	add(*base, A, 2, 2, 200);
+	add(*base, D, 1, 4, 400);
+}
+
+TEST(subtract_keeps_negative)
+{
+	struct profile *p, *base;
+	static const uint64_t A[] = { 0x10, 0x99 }, B[] = { 0x20, 0x99 }, C[] = { 0x30, 0x99 },
+			      D[] = { 0x40 };
+	const struct sample *s;
+
+	subtract_inputs(&p, &base);
+	profile_subtract(p, base, 0);
+	if (CHECK((s = find(p, A, 2)) != NULL)) {
+		CHECK_EQ_INT(s->value[0], 3);
+		CHECK_EQ_INT(s->value[1], 300);
+	}
+	if (CHECK((s = find(p, B, 2)) != NULL)) {
+		CHECK_EQ_INT(s->value[0], -2);
+		CHECK_EQ_INT(s->value[1], -200);
+	}
+	/* Only in base: enters negated. */
+	if (CHECK((s = find(p, C, 2)) != NULL)) {
+		CHECK_EQ_INT(s->value[0], -4);
+		CHECK_EQ_INT(s->value[1], -400);
+	}
+	if (CHECK((s = find(p, D, 1)) != NULL))
+		CHECK_EQ_INT(s->value[0], 0);
+	CHECK_EQ_INT(p->nsample, 4);
+	CHECK(locations_owned(p));
+	CHECK_EQ_INT(base->nsample, 4);
+	CHECK_EQ_INT(find(base, A, 2)->value[0], 2);
+	profile_free(base);
+	profile_free(p);
+}
+
+TEST(subtract_drop_negative)
+{
+	struct profile *p, *base;
+	static const uint64_t A[] = { 0x10, 0x99 }, B[] = { 0x20, 0x99 }, C[] = { 0x30, 0x99 },
+			      D[] = { 0x40 };
+	const struct sample *s;
+
+	subtract_inputs(&p, &base);
+	profile_subtract(p, base, 1);
+	if (CHECK((s = find(p, A, 2)) != NULL)) {
+		CHECK_EQ_INT(s->value[0], 3);
+		CHECK_EQ_INT(s->value[1], 300);
+	}
+	/* Negative results become 0. */
+	if (CHECK((s = find(p, B, 2)) != NULL)) {
+		CHECK_EQ_INT(s->value[0], 0);
+		CHECK_EQ_INT(s->value[1], 0);
+	}
+	if (CHECK((s = find(p, D, 1)) != NULL))
+		CHECK_EQ_INT(s->value[0], 0);
+	/* Stacks only in base are not added. */
+	CHECK(find(p, C, 2) == NULL);
+	CHECK_EQ_INT(p->nsample, 3);
+	profile_free(base);
+	profile_free(p);
+}
+
+TEST(clone_by_merge_into_empty)
+{
+	struct profile *p = new_profile(), *q = new_profile();
+	static const uint64_t A[] = { 0xffffffffffff0010ULL, 0x7f0000001234ULL };
+
+	add(p, A, 2, 1, 2);
+	profile_merge(q, p, 1);
+	CHECK_EQ_INT(q->nsample, 1);
+	if (CHECK(find(q, A, 2) != NULL))
+		CHECK_EQ_INT(find(q, A, 2)->value[1], 2);
+	profile_free(p);
+	profile_free(q);
+}
+
+int main(void)
+{
+	RUN(interning);
+	RUN(sample_types_and_comments);
+	RUN(mappings);
+	RUN(locations);
+	RUN(functions_and_lines);
+	RUN(samples_merge_by_stack);
+	RUN(many_samples);
+	RUN(merge_sums_per_stack);
+	RUN(merge_mappings);
+	RUN(subtract_keeps_negative);
+	RUN(subtract_drop_negative);
+	RUN(clone_by_merge_into_empty);
+	return test_done();
+}

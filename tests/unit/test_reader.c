@@ -1,0 +1,441 @@
+/* test_reader.c - unit tests for the gperftools CPU profile reader (include/reader.h). */
+#include <stdint.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reader.h"
+#include "strbuf.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A CPU profile under construction: header words 0, 3, 0, period, 0, then
+ * records (count, depth, pc...), the trailer (0, 1, 0), then map text.
+ */
+struct gbuf {
+	struct strbuf sb;
+	unsigned width;
+	int big;
+};
+
+static void put(struct gbuf *g, uint64_t v)
+{
+	unsigned char b[8];
+	unsigned i;
+
+	for (i = 0; i < g->width; i++) {
+		unsigned shift = 8 * (g->big ? g->width - 1 - i : i);
+
+		b[i] = (unsigned char)(v >> shift);
+	}
+	sb_add(&g->sb, b, g->width);
+}
+
+static void begin(struct gbuf *g, unsigned width, int big, uint64_t period)
+{
+	memset(g, 0, sizeof(*g));
+	g->width = width;
+	g->big = big;
+	put(g, 0);
+	put(g, 3);
+	put(g, 0);
+	put(g, period);
+	put(g, 0);
+}
+
+static void record(struct gbuf *g, uint64_t count, size_t depth, const uint64_t *pc)
+{
+	size_t i;
+
+	put(g, count);
+	put(g, depth);
+	for (i = 0; i < depth; i++)
+		put(g, pc[i]);
+}
+
+static void trailer(struct gbuf *g)
+{
+	put(g, 0);
+	put(g, 1);
+	put(g, 0);
+}
+
+static int load(const struct gbuf *g, size_t len, struct profile **p, struct err *e)
+{
+	return reader_load_buffer("t.prof", (const unsigned char *)g->sb.buf, len, p, e);
+}
+
+/* The sample with this stack (addresses leaf first), or NULL. */
+static const struct sample *find(const struct profile *p, const uint64_t *addr, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nsample; i++) {
+		const struct sample *s = p->sample[i];
+
+		if (s->nlocation != n)
+			continue;
+		for (j = 0; j < n; j++)
+			if (s->location[j]->address != addr[j])
+				break;
+		if (j == n)
+			return s;
+	}
+	return NULL;
+}
+
+static const struct location *find_location(const struct profile *p, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlocation; i++)
+		if (p->location[i]->address == addr)
+			return p->location[i];
+	return NULL;
+}
+
+/* Three records, two of them the same stack; raw PCs as in the file. */
+static void standard_records(struct gbuf *g)
+{
+	static const uint64_t s1[] = { 0x1000, 0x2001, 0x3001 }, s2[] = { 0x1000, 0x2001 },
+			      s3[] = { 0x1500, 0x3001 };
+
+	record(g, 5, 3, s1);
+	record(g, 2, 2, s2);
+	record(g, 1, 3, s1);
+	record(g, 9, 2, s3);
+}
+
+static void check_standard(const struct profile *p, unsigned bits)
+{
+	static const uint64_t k1[] = { 0x1000, 0x2000, 0x3000 }, k2[] = { 0x1000, 0x2000 },
+			      k3[] = { 0x1500, 0x3000 };
+	const struct sample *s;
+
+	CHECK_EQ_INT(p->address_bits, bits);
+	CHECK_EQ_INT(p->nsample, 3);
+	CHECK(p->nsample_type >= 1);
+	CHECK_EQ_INT(p->period, 10000 * 1000);     /* 10000 us, in ns */
+	if (CHECK((s = find(p, k1, 3)) != NULL))
+		CHECK_EQ_INT(s->value[0], 6);
+	if (CHECK((s = find(p, k2, 2)) != NULL))
+		CHECK_EQ_INT(s->value[0], 2);
+	if (CHECK((s = find(p, k3, 2)) != NULL))
+		CHECK_EQ_INT(s->value[0], 9);
+	/* Callers are looked up inside the call; the leaf is exact. */
+	CHECK(find_location(p, 0x1000) != NULL);
+	CHECK(find_location(p, 0x0fff) == NULL);
+	CHECK(find_location(p, 0x2001) == NULL);
+	CHECK(find_location(p, 0x3001) == NULL);
+	CHECK_EQ_INT(p->nlocation, 4);
+	CHECK_EQ_INT(p->nmapping, 0);
+}
+
+TEST(same_samples_in_every_layout)
+{
+	static const struct { unsigned width; int big; } layout[] = { { 4, 0 }, { 8, 0 }, { 8, 1 },
+								       { 4, 1 } };
+	struct profile *first = NULL;
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_LEN(layout); i++) {
+		struct gbuf g;
+		struct profile *p = NULL;
+		struct err e = { { 0 } };
+
+		begin(&g, layout[i].width, layout[i].big, 10000);
+		standard_records(&g);
+		trailer(&g);
+		TEST_NOTE("layout: %u-bit %s-endian", layout[i].width * 8,
+			  layout[i].big ? "big" : "little");
+		if (!CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
+			TEST_NOTE("    %s", e.msg);
+			sb_release(&g.sb);
+			continue;
+		}
+		check_standard(p, layout[i].width * 8);
+		if (!first) {
+			first = p;
+		} else {
+			/* Same sample types and values as the first layout. */
+			CHECK_EQ_INT(p->nsample_type, first->nsample_type);
+			for (k = 0; k < p->nsample_type && k < first->nsample_type; k++)
+				CHECK_STR(p->sample_type[k].type, first->sample_type[k].type);
+			for (k = 0; k < first->nsample; k++) {
+				const struct sample *a = first->sample[k], *b;
+				uint64_t addr[8];
+				size_t j;
+
+				for (j = 0; j < a->nlocation && j < 8; j++)
+					addr[j] = a->location[j]->address;
+				b = find(p, addr, a->nlocation);
+				CHECK(b != NULL && !memcmp(a->value, b->value,
+							   first->nsample_type * sizeof(*a->value)));
+			}
+			profile_free(p);
+		}
+		sb_release(&g.sb);
+	}
+	profile_free(first);
+}
+
+TEST(full_width_addresses)
+{
+	static const uint64_t pcs[] = { 0xffffffff81000010ULL, 0x00007f1234567891ULL };
+	static const uint64_t want[] = { 0xffffffff81000010ULL, 0x00007f1234567890ULL };
+	static const uint64_t pcs32[] = { 0xfffffff0, 0x80000001 };
+	static const uint64_t want32[] = { 0xfffffff0, 0x80000000 };
+	int big;
+
+	for (big = 0; big < 2; big++) {
+		struct gbuf g;
+		struct profile *p = NULL;
+		struct err e = { { 0 } };
+
+		begin(&g, 8, big, 100);
+		record(&g, 3, 2, pcs);
+		trailer(&g);
+		if (CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
+			CHECK(find(p, want, 2) != NULL);
+			profile_free(p);
+		}
+		sb_release(&g.sb);
+
+		begin(&g, 4, big, 100);
+		record(&g, 3, 2, pcs32);
+		trailer(&g);
+		if (CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
+			CHECK(find(p, want32, 2) != NULL);
+			profile_free(p);
+		}
+		sb_release(&g.sb);
+	}
+}
+
+TEST(zero_pc_ends_data)
+{
+	static const uint64_t a[] = { 0x1000, 0x2001 }, stop[] = { 0, 0x4000 }, b[] = { 0x5000 };
+	static const uint64_t ka[] = { 0x1000, 0x2000 };
+	struct gbuf g;
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+
+	begin(&g, 4, 0, 100);
+	record(&g, 4, 2, a);
+	record(&g, 5, 2, stop);      /* not the canonical (0, 1, 0), still the end */
+	record(&g, 7, 1, b);         /* after the end: part of the map text */
+	if (CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
+		CHECK_EQ_INT(p->nsample, 1);
+		if (CHECK(find(p, ka, 2) != NULL))
+			CHECK_EQ_INT(find(p, ka, 2)->value[0], 4);
+		CHECK(find_location(p, 0x5000) == NULL);
+		CHECK(find_location(p, 0x4000) == NULL && find_location(p, 0x3fff) == NULL);
+		profile_free(p);
+	} else {
+		TEST_NOTE("    %s", e.msg);
+	}
+	sb_release(&g.sb);
+}
+
+static const struct mapping *mapping_named(const struct profile *p, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmapping; i++)
+		if (!strcmp(p->mapping[i]->file, file))
+			return p->mapping[i];
+	return NULL;
+}
+
+TEST(map_text)
+{
+	static const uint64_t st[] = { 0x400123, 0x7f0000001001ULL, 0x7f0000100101ULL };
+	struct gbuf g;
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+	const struct mapping *prog, *lib;
+
+	begin(&g, 8, 0, 100);
+	record(&g, 1, 3, st);
+	trailer(&g);
+	sb_adds(&g.sb,
+		"build=/x\n"
+		"00400000-00452000 r-xp 00000000 08:02 173521      /usr/bin/prog\n"
+		"00651000-00652000 rw-p 00051000 08:02 173521      /usr/bin/prog\n"
+		"7f0000000000-7f0000080000 r-xp 00001000 fd:01 42 $build/lib.so\n"
+		"7f0000100000-7f0000180000 r--p 00000000 fd:01 43 /x/data.so\n"
+		"7f0000200000-7f0000280000 rw-p 00000000 00:00 0 \n");
+	if (!CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
+		TEST_NOTE("    %s", e.msg);
+		sb_release(&g.sb);
+		return;
+	}
+	CHECK_EQ_INT(p->nmapping, 2);
+	prog = mapping_named(p, "/usr/bin/prog");
+	lib = mapping_named(p, "/x/lib.so");
+	CHECK(mapping_named(p, "$build/lib.so") == NULL);
+	CHECK(mapping_named(p, "/x/data.so") == NULL);     /* not executable */
+	if (CHECK(prog != NULL)) {
+		CHECK_EQ_U64(prog->start, 0x400000);
+		CHECK_EQ_U64(prog->limit, 0x452000);
+		CHECK_EQ_U64(prog->offset, 0);
+	}
+	if (CHECK(lib != NULL)) {
+		CHECK_EQ_U64(lib->start, 0x7f0000000000ULL);
+		CHECK_EQ_U64(lib->limit, 0x7f0000080000ULL);
+		CHECK_EQ_U64(lib->offset, 0x1000);
+	}
+	/* Locations read before the map text still get their mappings. */
+	CHECK(find_location(p, 0x400123) && find_location(p, 0x400123)->mapping == prog);
+	CHECK(find_location(p, 0x7f0000001000ULL) &&
+	      find_location(p, 0x7f0000001000ULL)->mapping == lib);
+	CHECK(find_location(p, 0x7f0000100100ULL) &&
+	      find_location(p, 0x7f0000100100ULL)->mapping == NULL);
+	profile_free(p);
+	sb_release(&g.sb);
+}
+
+/* Cuts a valid profile at every length inside its binary part. */
+static void check_truncations(unsigned width, int big)
+{
+	static const uint64_t s1[] = { 0x1000, 0x2001, 0x3001 };
+	struct gbuf g;
+	struct profile *p = NULL;
+	struct err e;
+	size_t end, len;
+	int loaded = 0, returned = 0, unnamed = 0, no_offset = 0;
+
+	begin(&g, width, big, 100);
+	record(&g, 5, 3, s1);
+	record(&g, 1, 1, s1);
+	trailer(&g);
+	end = g.sb.len;
+	sb_adds(&g.sb, "00400000-00452000 r-xp 00000000 08:02 1 /usr/bin/prog\n");
+	TEST_NOTE("layout: %u-bit %s-endian, %zu bytes", width * 8, big ? "big" : "little", end);
+	for (len = 1; len < end; len++) {
+		memset(&e, 0, sizeof(e));
+		if (load(&g, len, &p, &e) == 0) {
+			if (!loaded++)
+				TEST_NOTE("    cut at %zu loaded", len);
+			profile_free(p);
+			continue;
+		}
+		if (p != NULL)
+			returned++;
+		if (!strstr(e.msg, "t.prof")) {
+			if (!unnamed++)
+				TEST_NOTE("    cut at %zu: '%s'", len, e.msg);
+		}
+		/* Once the header is recognisable, errors name the offset. */
+		if (len >= 4 * width && !strstr(e.msg, "offset 0x")) {
+			if (!no_offset++)
+				TEST_NOTE("    cut at %zu: '%s'", len, e.msg);
+		}
+	}
+	CHECK_EQ_INT(loaded, 0);
+	CHECK_EQ_INT(returned, 0);
+	CHECK_EQ_INT(unnamed, 0);
+	CHECK_EQ_INT(no_offset, 0);
+	/* Cut right after the trailer: a profile without map text. */
+	if (CHECK_EQ_INT(load(&g, end, &p, &e), 0)) {
+		CHECK_EQ_INT(p->nsample, 2);
+		CHECK_EQ_INT(p->nmapping, 0);
+		profile_free(p);
+	}
+	sb_release(&g.sb);
+}
+
+TEST(truncated)
+{
+	check_truncations(4, 0);
+	check_truncations(8, 0);
+	check_truncations(8, 1);
+	check_truncations(4, 1);
+}
+
+/* Loads the given header words followed by a trailer; expects an error naming t.prof. */
+static void check_bad_header(unsigned width, int big, const uint64_t *w, size_t n)
+{
+	struct gbuf g;
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+	size_t i;
+
+	memset(&g, 0, sizeof(g));
+	g.width = width;
+	g.big = big;
+	for (i = 0; i < n; i++)
+		put(&g, w[i]);
+	trailer(&g);
+	CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), -1);
+	CHECK_CONTAINS(e.msg, "t.prof");
+	CHECK(p == NULL);
+	sb_release(&g.sb);
+}
+
+TEST(bad_headers)
+{
+	static const uint64_t version1[] = { 0, 3, 1, 100, 0 };
+	static const uint64_t too_few[] = { 0, 1, 0, 100, 0 };
+	static const uint64_t too_many[] = { 0, 5000, 0, 100, 0 };
+	static const uint64_t first_nonzero[] = { 7, 3, 0, 100, 0 };
+	static const uint64_t halves[] = { 0, 0x01010101, 0, 100, 0 };
+
+	check_bad_header(4, 0, version1, 5);
+	check_bad_header(8, 0, version1, 5);
+	check_bad_header(8, 1, version1, 5);
+	check_bad_header(4, 0, too_few, 5);
+	check_bad_header(8, 1, too_few, 5);
+	check_bad_header(4, 0, too_many, 5);
+	check_bad_header(8, 0, too_many, 5);
+	check_bad_header(4, 0, first_nonzero, 5);
+	check_bad_header(8, 0, first_nonzero, 5);
+	check_bad_header(4, 0, halves, 5);
+}
+
+TEST(not_a_profile)
+{
+	static const char text[] = "this is not a CPU profile\n";
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+
+	CHECK_EQ_INT(reader_load_buffer("notes.txt", (const unsigned char *)text, sizeof(text) - 1,
+					&p, &e), -1);
+	CHECK_CONTAINS(e.msg, "notes.txt");
+	CHECK(p == NULL);
+}
+
+TEST(empty_buffer)
+{
+	static const unsigned char none[1];
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+
+	CHECK_EQ_INT(reader_load_buffer("empty.prof", none, 0, &p, &e), -1);
+	CHECK_CONTAINS(e.msg, "empty.prof");
+	CHECK(p == NULL);
+}
+
+TEST(load_missing_file)
+{
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+
+	CHECK_EQ_INT(reader_load("/nonexistent/dir/cpu.prof", &p, &e), -1);
+	CHECK_CONTAINS(e.msg, "/nonexistent/dir/cpu.prof");
+	CHECK(p == NULL);
+}
+
+int main(void)
+{
+	RUN(same_samples_in_every_layout);
+	RUN(full_width_addresses);
+	RUN(zero_pc_ends_data);
+	RUN(map_text);
+	RUN(truncated);
+	RUN(bad_headers);
+	RUN(not_a_profile);
+	RUN(empty_buffer);
+	RUN(load_missing_file);
+	return test_done();
+}
