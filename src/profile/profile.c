@@ -6,9 +6,19 @@
 #include "strtab.h"
 #include "util.h"
 
-/* Open-addressing tables; slots hold 1-based indexes into the profile arrays. */
+/*
+ * Open-addressing tables.  A slot keeps the entry's 64-bit hash beside its
+ * 1-based index into the profile array, so probing touches no entry; the
+ * location hash is a bijection of the address, so equal hashes are equal
+ * addresses there.
+ */
+struct slot {
+	uint64_t hash;
+	uint32_t idx;
+};
+
 struct table {
-	uint32_t *slot;
+	struct slot *slot;
 	size_t mask;   /* capacity - 1, capacity a power of two */
 	size_t used;
 };
@@ -17,8 +27,6 @@ struct profile_index {
 	struct table loc;    /* by address */
 	struct table fn;     /* by all fields */
 	struct table sample; /* by stack */
-	uint64_t *sample_hash;
-	size_t cap_sample_hash;
 };
 
 static void table_init(struct table *t, size_t cap)
@@ -28,42 +36,42 @@ static void table_init(struct table *t, size_t cap)
 	t->used = 0;
 }
 
-/* Returns the slot for hash h whose entry satisfies eq, or the empty slot. */
+/* Sets out_slot to the slot for hash h whose entry satisfies eq, or the empty slot. */
 #define TABLE_FIND(t, h, eq_expr, out_slot) do {                          \
 		size_t i_ = (size_t)(h) & (t)->mask;                            \
 		for (;; i_ = (i_ + 1) & (t)->mask) {                            \
-			uint32_t idx = (t)->slot[i_];                           \
-			if (!idx || (eq_expr)) {                                \
-				(out_slot) = &(t)->slot[i_];                    \
+			struct slot *s_ = &(t)->slot[i_];                       \
+			uint32_t idx = s_->idx;                                 \
+			if (!idx || (s_->hash == (h) && (eq_expr))) {           \
+				(out_slot) = s_;                                \
 				break;                                          \
 			}                                                       \
 		}                                                               \
 	} while (0)
 
-static void table_rehash(struct table *t, uint64_t (*hash)(void *ctx, uint32_t idx), void *ctx)
+/* Fills an empty slot and grows the table when it gets three quarters full. */
+static void table_insert(struct table *t, struct slot *s, uint64_t h, size_t idx)
 {
-	struct table n;
-	size_t i;
+	s->hash = h;
+	s->idx = (uint32_t)idx;
+	if (++t->used * 4 > (t->mask + 1) * 3) {
+		struct table n;
+		size_t i;
 
-	table_init(&n, (t->mask + 1) * 2);
-	for (i = 0; i <= t->mask; i++) {
-		uint32_t idx = t->slot[i];
-		size_t j;
+		table_init(&n, (t->mask + 1) * 2);
+		for (i = 0; i <= t->mask; i++) {
+			size_t j;
 
-		if (!idx)
-			continue;
-		for (j = hash(ctx, idx) & n.mask; n.slot[j]; j = (j + 1) & n.mask)
-			;
-		n.slot[j] = idx;
+			if (!t->slot[i].idx)
+				continue;
+			for (j = t->slot[i].hash & n.mask; n.slot[j].idx; j = (j + 1) & n.mask)
+				;
+			n.slot[j] = t->slot[i];
+		}
+		n.used = t->used;
+		free(t->slot);
+		*t = n;
 	}
-	n.used = t->used;
-	free(t->slot);
-	*t = n;
-}
-
-static int table_full(const struct table *t)
-{
-	return (t->used + 1) * 4 > (t->mask + 1) * 3;
 }
 
 struct profile *profile_new(void)
@@ -88,7 +96,6 @@ void profile_free(struct profile *p)
 	free(p->index->loc.slot);
 	free(p->index->fn.slot);
 	free(p->index->sample.slot);
-	free(p->index->sample_hash);
 	free(p->index);
 	free(p->mapping);
 	free(p->location);
@@ -160,31 +167,23 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 	return best;
 }
 
-static uint64_t loc_hash(void *ctx, uint32_t idx)
-{
-	struct profile *p = ctx;
-
-	return hash_u64(p->location[idx - 1]->address);
-}
-
 struct location *profile_location(struct profile *p, uint64_t addr)
 {
 	struct table *t = &p->index->loc;
-	uint32_t *slot;
+	uint64_t h = hash_u64(addr);
+	struct slot *slot;
 	struct location *l;
 
-	TABLE_FIND(t, hash_u64(addr), p->location[idx - 1]->address == addr, slot);
-	if (*slot)
-		return p->location[*slot - 1];
+	TABLE_FIND(t, h, 1, slot);
+	if (slot->idx)
+		return p->location[slot->idx - 1];
 	l = arena_calloc(&p->arena, 1, sizeof(*l));
 	l->address = addr;
 	l->mapping = profile_find_mapping(p, addr);
 	GROW(p->location, p->cap_location, p->nlocation + 1);
 	p->location[p->nlocation++] = l;
 	l->id = p->nlocation;
-	*slot = (uint32_t)p->nlocation;
-	if (++t->used, table_full(t))
-		table_rehash(t, loc_hash, p);
+	table_insert(t, slot, h, p->nlocation);
 	return l;
 }
 
@@ -199,18 +198,11 @@ static uint64_t fn_hash_fields(const char *name, const char *sys, const char *fi
 	return hash_u64(h ^ addr);
 }
 
-static uint64_t fn_hash(void *ctx, uint32_t idx)
-{
-	struct function *f = ((struct profile *)ctx)->function[idx - 1];
-
-	return fn_hash_fields(f->name, f->system_name, f->filename, f->start_line, f->symbol_address);
-}
-
 struct function *profile_function(struct profile *p, const char *name, const char *system_name,
 				  const char *filename, int64_t start_line, uint64_t symbol_address)
 {
 	struct table *t = &p->index->fn;
-	uint32_t *slot;
+	struct slot *slot;
 	struct function *f;
 	uint64_t h;
 
@@ -223,8 +215,8 @@ struct function *profile_function(struct profile *p, const char *name, const cha
 		  (f)->symbol_address == symbol_address)
 	TABLE_FIND(t, h, FN_EQ(p->function[idx - 1]), slot);
 #undef FN_EQ
-	if (*slot)
-		return p->function[*slot - 1];
+	if (slot->idx)
+		return p->function[slot->idx - 1];
 	f = arena_calloc(&p->arena, 1, sizeof(*f));
 	f->name = name;
 	f->system_name = system_name;
@@ -234,9 +226,7 @@ struct function *profile_function(struct profile *p, const char *name, const cha
 	GROW(p->function, p->cap_function, p->nfunction + 1);
 	p->function[p->nfunction++] = f;
 	f->id = p->nfunction;
-	*slot = (uint32_t)p->nfunction;
-	if (++t->used, table_full(t))
-		table_rehash(t, fn_hash, p);
+	table_insert(t, slot, h, p->nfunction);
 	return f;
 }
 
@@ -251,14 +241,10 @@ static uint64_t stack_hash(struct location *const *loc, size_t n)
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
 	size_t i;
 
+	/* Location pointers are unique and stable: hash them without loading them. */
 	for (i = 0; i < n; i++)
-		h = hash_u64(h ^ loc[i]->id);
+		h = hash_u64(h ^ (uintptr_t)loc[i]);
 	return h;
-}
-
-static uint64_t sample_hash(void *ctx, uint32_t idx)
-{
-	return ((struct profile *)ctx)->index->sample_hash[idx - 1];
 }
 
 static int same_stack(const struct sample *s, struct location *const *loc, size_t n)
@@ -269,16 +255,15 @@ static int same_stack(const struct sample *s, struct location *const *loc, size_
 struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
 				  const int64_t *value)
 {
-	struct profile_index *ix = p->index;
-	struct table *t = &ix->sample;
+	struct table *t = &p->index->sample;
 	uint64_t h = stack_hash(loc, n);
-	uint32_t *slot;
+	struct slot *slot;
 	struct sample *s;
 	size_t i;
 
-	TABLE_FIND(t, h, ix->sample_hash[idx - 1] == h && same_stack(p->sample[idx - 1], loc, n), slot);
-	if (*slot) {
-		s = p->sample[*slot - 1];
+	TABLE_FIND(t, h, same_stack(p->sample[idx - 1], loc, n), slot);
+	if (slot->idx) {
+		s = p->sample[slot->idx - 1];
 		for (i = 0; i < p->nsample_type; i++)
 			s->value[i] += value[i];
 		return s;
@@ -288,12 +273,8 @@ struct sample *profile_add_sample(struct profile *p, struct location *const *loc
 	s->location = n ? arena_memdup(&p->arena, loc, n * sizeof(*loc)) : NULL;
 	s->value = arena_memdup(&p->arena, value, p->nsample_type * sizeof(*value));
 	GROW(p->sample, p->cap_sample, p->nsample + 1);
-	GROW(ix->sample_hash, ix->cap_sample_hash, p->nsample + 1);
-	ix->sample_hash[p->nsample] = h;
 	p->sample[p->nsample++] = s;
-	*slot = (uint32_t)p->nsample;
-	if (++t->used, table_full(t))
-		table_rehash(t, sample_hash, p);
+	table_insert(t, slot, h, p->nsample);
 	return s;
 }
 
@@ -345,7 +326,7 @@ void profile_subtract(struct profile *p, const struct profile *base, int drop_ne
 {
 	struct location **buf = NULL;
 	int64_t *val = xcalloc(p->nsample_type, sizeof(*val));
-	size_t cap = 0, i, j, nbefore = p->nsample;
+	size_t cap = 0, i, j;
 
 	if (base->nsample_type != p->nsample_type)
 		BUG("subtracting profiles of different sample types");
@@ -354,14 +335,13 @@ void profile_subtract(struct profile *p, const struct profile *base, int drop_ne
 		struct sample *d;
 		struct location **loc;
 		uint64_t h;
-		uint32_t *slot;
+		struct slot *slot;
 		struct table *t = &p->index->sample;
 
 		loc = translate(p, s, &buf, &cap);
 		h = stack_hash(loc, s->nlocation);
-		TABLE_FIND(t, h, p->index->sample_hash[idx - 1] == h &&
-			   same_stack(p->sample[idx - 1], loc, s->nlocation), slot);
-		if (!*slot && drop_negative)
+		TABLE_FIND(t, h, same_stack(p->sample[idx - 1], loc, s->nlocation), slot);
+		if (!slot->idx && drop_negative)
 			continue;
 		for (j = 0; j < p->nsample_type; j++)
 			val[j] = -s->value[j];
@@ -371,7 +351,6 @@ void profile_subtract(struct profile *p, const struct profile *base, int drop_ne
 				if (d->value[j] < 0)
 					d->value[j] = 0;
 	}
-	(void)nbefore;
 	free(buf);
 	free(val);
 }

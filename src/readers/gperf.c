@@ -178,6 +178,13 @@ static void parse_maps(struct profile *p, const char *name, const char *text, si
 	sb_release(&path);
 }
 
+#define PC_CACHE 8192
+
+struct pc_cache {
+	uint64_t pc;
+	struct location *loc;
+};
+
 static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 		      struct profile *p, struct err *e)
 {
@@ -189,6 +196,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	int big;
 	uint64_t hdr_words, version, period, mask;
 	int ret = -1, trailer = 0;
+	struct pc_cache *cache = NULL;
 
 	cursor_init(&c, name, buf, len);
 	if (!detect(buf, len, &width, &big)) {
@@ -229,6 +237,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	p->period_type.unit = profile_intern(p, "nanoseconds");
 	p->period = (int64_t)period * 1000;
 
+	cache = xcalloc(PC_CACHE, sizeof(*cache));
 	while (!trailer) {
 		size_t rec = c.off;
 		uint64_t count, depth, i;
@@ -259,11 +268,19 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 		GROW(stack, cap, depth);
 		for (i = 0; i < depth; i++) {
 			uint64_t pc = load_word(c.buf + c.off + i * width, width, big);
+			struct pc_cache *pcc;
 
 			/* Callers are return addresses: look them up inside the call. */
 			if (i > 0)
 				pc = (pc - 1) & mask;
-			stack[i] = profile_location(p, pc);
+			/* Hot frames repeat in every record: a small cache before the table. */
+			pcc = &cache[(pc ^ pc >> 13) & (PC_CACHE - 1)];
+			if (pcc->loc && pcc->pc == pc) {
+				stack[i] = pcc->loc;
+			} else {
+				stack[i] = pcc->loc = profile_location(p, pc);
+				pcc->pc = pc;
+			}
 		}
 		c.off += depth * width;
 		if (count > INT64_MAX / 1000 / (period ? period : 1)) {
@@ -280,6 +297,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 		p->location[i]->mapping = profile_find_mapping(p, p->location[i]->address);
 	ret = 0;
 out:
+	free(cache);
 	free(stack);
 	return ret;
 }
