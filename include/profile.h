@@ -122,7 +122,10 @@ void profile_add_comment(struct profile *p, const char *text);
 
 struct mapping *profile_add_mapping(struct profile *p, uint64_t start, uint64_t limit,
 				    uint64_t offset, const char *file, const char *build_id);
-/* The mapping containing addr, or NULL; the latest-started wins on overlap. */
+/*
+ * The mapping containing addr, or NULL.  On overlap the one starting last
+ * wins; among equal starts, the one added first.
+ */
 struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr);
 
 /* Finds or creates the location of addr (mapping chosen by address). */

@@ -161,10 +161,21 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 	for (i = 0; i < p->nmapping; i++) {
 		struct mapping *m = p->mapping[i];
 
-		if (addr >= m->start && addr < m->limit && (!best || m->start >= best->start))
+		if (addr >= m->start && addr < m->limit && (!best || m->start > best->start))
 			best = m;
 	}
 	return best;
+}
+
+/* The location of addr, or NULL when there is none. */
+static struct location *find_location(const struct profile *p, uint64_t addr)
+{
+	const struct table *t = &p->index->loc;
+	uint64_t h = hash_u64(addr);
+	struct slot *slot;
+
+	TABLE_FIND(t, h, 1, slot);
+	return slot->idx ? p->location[slot->idx - 1] : NULL;
 }
 
 struct location *profile_location(struct profile *p, uint64_t addr)
@@ -290,16 +301,32 @@ static struct location **translate(struct profile *dst, const struct sample *s,
 	return *buf;
 }
 
+/*
+ * Adds src's mappings that dst lacks, behind dst's own (which win where
+ * both cover an address), and gives unmapped locations their mapping.
+ */
 static void import_mappings(struct profile *dst, const struct profile *src)
 {
-	size_t i;
+	size_t i, j, n = dst->nmapping;
 
 	for (i = 0; i < src->nmapping; i++) {
 		const struct mapping *m = src->mapping[i];
+		int have = 0;
 
-		if (!profile_find_mapping(dst, m->start))
+		for (j = 0; j < n && !have; j++) {
+			const struct mapping *d = dst->mapping[j];
+
+			have = d->start == m->start && d->limit == m->limit && d->offset == m->offset &&
+			       !strcmp(d->file, m->file);
+		}
+		if (!have)
 			profile_add_mapping(dst, m->start, m->limit, m->offset, m->file, m->build_id);
 	}
+	if (dst->nmapping == n)
+		return;
+	for (i = 0; i < dst->nlocation; i++)
+		if (!dst->location[i]->mapping)
+			dst->location[i]->mapping = profile_find_mapping(dst, dst->location[i]->address);
 }
 
 void profile_merge(struct profile *dst, const struct profile *src, int64_t scale)
@@ -338,7 +365,20 @@ void profile_subtract(struct profile *p, const struct profile *base, int drop_ne
 		struct slot *slot;
 		struct table *t = &p->index->sample;
 
-		loc = translate(p, s, &buf, &cap);
+		if (drop_negative) {
+			/* A stack only in base is skipped: create none of its locations. */
+			uint32_t k;
+
+			GROW(buf, cap, s->nlocation + 1);
+			for (k = 0; k < s->nlocation; k++)
+				if (!(buf[k] = find_location(p, s->location[k]->address)))
+					break;
+			if (k < s->nlocation)
+				continue;
+			loc = buf;
+		} else {
+			loc = translate(p, s, &buf, &cap);
+		}
 		h = stack_hash(loc, s->nlocation);
 		TABLE_FIND(t, h, same_stack(p->sample[idx - 1], loc, s->nlocation), slot);
 		if (!slot->idx && drop_negative)

@@ -37,7 +37,8 @@ void *arena_alloc(struct arena *a, size_t n)
 	struct arena_block *b;
 	void *p;
 
-	n = (n + 15) & ~(size_t)15;
+	/* Zero-size requests still get a distinct, valid pointer. */
+	n = n ? (n + 15) & ~(size_t)15 : 16;
 	if (n > a->left) {
 		size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
 

@@ -28,6 +28,8 @@ void sb_grow(struct strbuf *sb, size_t extra)
 		while (cap < sb->len + extra + 1)
 			cap *= 2;
 		sb->buf = xrealloc(sb->buf, cap);
+		if (!sb->cap)
+			sb->buf[0] = 0;
 		sb->cap = cap;
 	}
 }

@@ -377,6 +377,40 @@ TEST(merge_mappings)
 	profile_free(dst);
 }
 
+TEST(merge_mapping_gaps)
+{
+	struct profile *dst = new_profile(), *src = new_profile();
+	static const uint64_t in_dst[] = { 0x1100 }, past_dst[] = { 0x2500 },
+			      unmapped[] = { 0x7100 };
+	struct mapping *dm;
+	const struct sample *s;
+
+	/* src's mapping starts where dst's does but reaches further. */
+	dm = profile_add_mapping(dst, 0x1000, 0x2000, 0, "/bin/a", "");
+	profile_add_mapping(src, 0x1000, 0x3000, 0, "/bin/b", "");
+	profile_add_mapping(src, 0x7000, 0x8000, 0, "/lib/c.so", "");
+	add(dst, in_dst, 1, 1, 1);
+	add(dst, unmapped, 1, 1, 1);     /* dst has no mapping for 0x7100 */
+	add(src, past_dst, 1, 1, 1);
+	add(src, unmapped, 1, 1, 1);
+	profile_merge(dst, src, 1);
+
+	s = find(dst, in_dst, 1);
+	CHECK(s && s->location[0]->mapping == dm);
+	/* dst has no mapping for 0x2500: src's is used. */
+	s = find(dst, past_dst, 1);
+	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL))
+		CHECK_STR(s->location[0]->mapping->file, "/bin/b");
+	/* A location's mapping is NULL only when no mapping covers it. */
+	s = find(dst, unmapped, 1);
+	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL))
+		CHECK_STR(s->location[0]->mapping->file, "/lib/c.so");
+	if (CHECK(s != NULL))
+		CHECK_EQ_INT(s->value[0], 2);
+	profile_free(src);
+	profile_free(dst);
+}
+
 /* p: A=5, B=1, D=4; base: A=2, B=3, C=4, D=4. */
 static void subtract_inputs(struct profile **p, struct profile **base)
 {
@@ -478,6 +512,7 @@ int main(void)
 	RUN(many_samples);
 	RUN(merge_sums_per_stack);
 	RUN(merge_mappings);
+	RUN(merge_mapping_gaps);
 	RUN(subtract_keeps_negative);
 	RUN(subtract_drop_negative);
 	RUN(clone_by_merge_into_empty);

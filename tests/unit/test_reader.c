@@ -375,15 +375,14 @@ static void check_bad_header(unsigned width, int big, const uint64_t *w, size_t 
 
 TEST(bad_headers)
 {
-	static const uint64_t version1[] = { 0, 3, 1, 100, 0 };
+	static const uint64_t huge_period[] = { 0, 3, 0, 0x100000001ULL, 0 };
 	static const uint64_t too_few[] = { 0, 1, 0, 100, 0 };
 	static const uint64_t too_many[] = { 0, 5000, 0, 100, 0 };
 	static const uint64_t first_nonzero[] = { 7, 3, 0, 100, 0 };
 	static const uint64_t halves[] = { 0, 0x01010101, 0, 100, 0 };
 
-	check_bad_header(4, 0, version1, 5);
-	check_bad_header(8, 0, version1, 5);
-	check_bad_header(8, 1, version1, 5);
+	check_bad_header(8, 0, huge_period, 5);
+	check_bad_header(8, 1, huge_period, 5);
 	check_bad_header(4, 0, too_few, 5);
 	check_bad_header(8, 1, too_few, 5);
 	check_bad_header(4, 0, too_many, 5);
