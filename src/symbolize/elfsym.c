@@ -189,7 +189,8 @@ size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms 
 	sb_release(&sb);
 	free(vdefs.name);
 	/* Stable: cmp_sym falls back to position. */
-	qsort(t->sym, t->n, sizeof(*t->sym), cmp_sym);
+	if (t->n > 1)
+		qsort(t->sym, t->n, sizeof(*t->sym), cmp_sym);
 	return t->n;
 }
 

@@ -396,7 +396,8 @@ static void plan_libraries(struct symbolizer *s)
 			add_lib(s, f, mp);
 		}
 	}
-	qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib_desc);
+	if (s->nlibs > 1)
+		qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib_desc);
 	free(prog_real);
 }
 
