@@ -167,17 +167,6 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 	return best;
 }
 
-/* The location of addr, or NULL when there is none. */
-static struct location *find_location(const struct profile *p, uint64_t addr)
-{
-	const struct table *t = &p->index->loc;
-	uint64_t h = hash_u64(addr);
-	struct slot *slot;
-
-	TABLE_FIND(t, h, 1, slot);
-	return slot->idx ? p->location[slot->idx - 1] : NULL;
-}
-
 struct location *profile_location(struct profile *p, uint64_t addr)
 {
 	struct table *t = &p->index->loc;
@@ -365,20 +354,11 @@ void profile_subtract(struct profile *p, const struct profile *base, int drop_ne
 		struct slot *slot;
 		struct table *t = &p->index->sample;
 
-		if (drop_negative) {
-			/* A stack only in base is skipped: create none of its locations. */
-			uint32_t k;
-
-			GROW(buf, cap, s->nlocation + 1);
-			for (k = 0; k < s->nlocation; k++)
-				if (!(buf[k] = find_location(p, s->location[k]->address)))
-					break;
-			if (k < s->nlocation)
-				continue;
-			loc = buf;
-		} else {
-			loc = translate(p, s, &buf, &cap);
-		}
+		/*
+		 * Base-only stacks still bring their locations: pprof symbolizes
+		 * every address it read, and that order shapes some names.
+		 */
+		loc = translate(p, s, &buf, &cap);
 		h = stack_hash(loc, s->nlocation);
 		TABLE_FIND(t, h, same_stack(p->sample[idx - 1], loc, s->nlocation), slot);
 		if (!slot->idx && drop_negative)

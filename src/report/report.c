@@ -11,24 +11,31 @@
 #include "util.h"
 
 /*
- * What pprof knows of one address: its "symlist", the inline chain as
- * (short name, file:line, full name) triples, outermost first, and the
- * keys it contributes at the chosen granularity, innermost first.
+ * pprof knows each address by its "symlist": the inline chain as (short
+ * name, file:line, full name) triples, outermost first.  Here a triple is
+ * derived on demand from the location's lines (innermost first in the
+ * model), with the per-function parts (full and short name, the
+ * "short@addr" rename) computed once per function.
  */
+struct fninfo {
+	const char *full;      /* name, plus "<addr>" when it came from the symbol table */
+	const char *shrt;
+	const char *over;      /* "short@addr" when pprof finds the short name ambiguous */
+	uint32_t key[2];       /* --functions entry + 1, plain and "(inline)"; 0 = not yet */
+	uint8_t outer;         /* the outermost frame of some location */
+};
+
 struct locinfo {
-	int has_syms;          /* symbolization was tried (pprof has a symlist) */
-	int nt;                /* triples */
-	const char **shrt, **fileline, **full;
-	uint32_t *key;
-	int nkey;
-	uint8_t uninteresting, focus, ignore;
+	uint8_t has_syms;      /* symbolization was tried: pprof has a symlist */
+	uint8_t uninteresting; /* removed by RemoveUninterestingFrames */
+	uint8_t focus, ignore;
+	uint32_t key_off, nkey; /* its entries, innermost first, in builder.keys */
 };
 
 struct entry_index {
 	struct strtab *keys;
 	uint32_t *slot;        /* 1-based entry indexes by key pointer */
 	size_t mask, used;
-	uint32_t *seen;        /* per entry: last stack that used it */
 };
 
 static const char *const cpu_skip[] = {
@@ -40,13 +47,13 @@ struct builder {
 	const struct profile *p;
 	const struct report_options *o;
 	struct report *r;
+	struct fninfo *fi;
 	struct locinfo *li;
+	uint32_t *keys;        /* all locations' entry lists */
+	size_t nkeys, cap_keys;
 	struct strbuf sb, tmp;
 	unsigned addr_digits;
-	/* full name -> "short@addr" for names pprof finds ambiguous */
-	struct strtab *overloaded_names;
-	const char **over_full, **over_short;
-	size_t nover, cap_over;
+	const char *qq, *qq0;  /* "??", "??:0" */
 };
 
 static const char *intern(struct builder *b, const char *s)
@@ -54,136 +61,150 @@ static const char *intern(struct builder *b, const char *s)
 	return strtab_intern(b->r->index->keys, s, strlen(s));
 }
 
+static void format_addr(const struct builder *b, uint64_t a, char *buf, size_t n)
+{
+	snprintf(buf, n, "%0*llx", (int)b->addr_digits, (unsigned long long)a);
+}
+
 static const char *addr_string(struct builder *b, uint64_t a)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%0*llx", (int)b->addr_digits, (unsigned long long)a);
+	format_addr(b, a, buf, sizeof(buf));
 	return intern(b, buf);
 }
 
-/* Builds the symlist of every location from its lines. */
-static void build_symlists(struct builder *b)
+/* Triples: j = 0 is the outermost frame. */
+static int ntriples(const struct location *loc)
+{
+	return loc->nline ? (int)loc->nline : 1;
+}
+
+static const struct line *triple_line(const struct location *loc, int j)
+{
+	return &loc->line[loc->nline - 1 - j];
+}
+
+static const char *triple_short(struct builder *b, const struct location *loc, int j)
+{
+	if (loc->nline)
+		return b->fi[triple_line(loc, j)->function->id - 1].shrt;
+	return b->li[loc->id - 1].has_syms ? b->qq : addr_string(b, loc->address);
+}
+
+/* The file:line of a triple, formatted into b->tmp. */
+static const char *triple_fileline(struct builder *b, const struct location *loc, int j)
+{
+	const struct line *ln;
+
+	sb_reset(&b->tmp);
+	if (!loc->nline) {
+		sb_adds(&b->tmp, b->li[loc->id - 1].has_syms ? "??:0" : "");
+		return b->tmp.buf ? b->tmp.buf : "";
+	}
+	ln = triple_line(loc, j);
+	sb_addf(&b->tmp, "%s:%lld", ln->function->filename[0] ? ln->function->filename : "??",
+		(long long)ln->line);
+	return b->tmp.buf;
+}
+
+static void build_fninfo(struct builder *b)
 {
 	const struct profile *p = b->p;
-	struct arena *a = &b->r->arena;
 	size_t i;
 
-	for (i = 0; i < p->nlocation; i++) {
-		const struct location *loc = p->location[i];
-		struct locinfo *li = &b->li[i];
-		int j;
+	for (i = 0; i < p->nfunction; i++) {
+		const struct function *f = p->function[i];
+		struct fninfo *fi = &b->fi[i];
 
-		li->has_syms = loc->nline > 0 || loc->tried;
-		li->nt = loc->nline ? (int)loc->nline : 1;
-		li->shrt = arena_alloc(a, li->nt * sizeof(char *));
-		li->fileline = arena_alloc(a, li->nt * sizeof(char *));
-		li->full = arena_alloc(a, li->nt * sizeof(char *));
-		if (!loc->nline) {
-			const char *as = addr_string(b, loc->address);
-
-			li->shrt[0] = li->full[0] = li->has_syms ? intern(b, "??") : as;
-			li->fileline[0] = li->has_syms ? intern(b, "??:0") : intern(b, "");
-			continue;
-		}
-		/* Model lines are innermost first; symlists outermost first. */
-		for (j = 0; j < li->nt; j++) {
-			const struct line *ln = &loc->line[li->nt - 1 - j];
-			const struct function *f = ln->function;
-
-			sb_reset(&b->sb);
-			sb_adds(&b->sb, f->name);
-			if (f->symbol_address != NO_SYMBOL_ADDRESS)
-				sb_addf(&b->sb, "<%016llx>", (unsigned long long)f->symbol_address);
-			li->full[j] = intern(b, b->sb.buf);
-			short_function_name(li->full[j], b->o->keep_templates, &b->tmp);
-			li->shrt[j] = intern(b, b->tmp.buf);
-			sb_reset(&b->sb);
-			sb_addf(&b->sb, "%s:%lld", f->filename[0] ? f->filename : "??", (long long)ln->line);
-			li->fileline[j] = intern(b, b->sb.buf);
-		}
+		sb_reset(&b->sb);
+		sb_adds(&b->sb, f->name);
+		if (f->symbol_address != NO_SYMBOL_ADDRESS)
+			sb_addf(&b->sb, "<%016llx>", (unsigned long long)f->symbol_address);
+		fi->full = intern(b, b->sb.buf);
+		short_function_name(fi->full, b->o->keep_templates, &b->tmp);
+		fi->shrt = intern(b, b->tmp.buf);
 	}
 }
 
 /*
  * pprof renames full names whose short name stands for several functions
- * (of different addresses) to "short@addr", judging by outermost frames.
+ * of different addresses to "short@addr", judging by outermost frames
+ * (FillFullnameToShortnameMap); the rename then applies at every level.
  */
-struct seen { const char *shrt, *full; int many; };
+struct seen {
+	const char *key, *val;
+	int many;
+};
+
+static struct seen *seen_slot(struct seen *tab, size_t cap, const char *key)
+{
+	size_t k;
+
+	for (k = hash_u64((uintptr_t)key) & (cap - 1); tab[k].key && tab[k].key != key;
+	     k = (k + 1) & (cap - 1))
+		;
+	return &tab[k];
+}
 
 static void find_overloads(struct builder *b)
 {
 	const struct profile *p = b->p;
-	struct seen *tab;
-	size_t cap = 1, i, n = 0;
+	struct seen *by_short, *by_full;
+	size_t cap = 16, i;
 
-	while (cap < p->nlocation * 2 + 2)
+	for (i = 0; i < p->nlocation; i++) {
+		const struct location *loc = p->location[i];
+
+		if (loc->nline)
+			b->fi[triple_line(loc, 0)->function->id - 1].outer = 1;
+	}
+	while (cap < p->nfunction * 2 + 2)
 		cap *= 2;
-	tab = xcalloc(cap, sizeof(*tab));
-	for (i = 0; i < p->nlocation; i++) {
-		struct locinfo *li = &b->li[i];
-		const char *full = li->full[0];
-		size_t len = strlen(full), k;
+	by_short = xcalloc(cap, sizeof(*by_short));
+	by_full = xcalloc(cap, sizeof(*by_full));
+	for (i = 0; i < p->nfunction; i++) {
+		struct fninfo *fi = &b->fi[i];
+		struct seen *s;
 
-		if (!li->has_syms || len < 3 || full[len - 1] != '>' || !strchr(full, '<'))
+		if (!fi->outer || p->function[i]->symbol_address == NO_SYMBOL_ADDRESS)
 			continue;
-		for (k = hash_u64((uintptr_t)li->shrt[0]) & (cap - 1); tab[k].shrt && tab[k].shrt != li->shrt[0];
-		     k = (k + 1) & (cap - 1))
-			;
-		if (!tab[k].shrt) {
-			tab[k].shrt = li->shrt[0];
-			tab[k].full = full;
-			n++;
-		} else if (tab[k].full != full) {
-			tab[k].many = 1;
+		s = seen_slot(by_short, cap, fi->shrt);
+		if (!s->key) {
+			s->key = fi->shrt;
+			s->val = fi->full;
+		} else if (s->val != fi->full) {
+			s->many = 1;
 		}
 	}
-	for (i = 0; i < p->nlocation; i++) {
-		struct locinfo *li = &b->li[i];
-		const char *full = li->full[0], *lt;
-		size_t k;
+	for (i = 0; i < p->nfunction; i++) {
+		struct fninfo *fi = &b->fi[i];
+		struct seen *s, *t;
+		char addr[32];
 
-		if (!li->has_syms || !(lt = strrchr(full, '<')) || full[strlen(full) - 1] != '>')
+		if (!fi->outer || p->function[i]->symbol_address == NO_SYMBOL_ADDRESS)
 			continue;
-		for (k = hash_u64((uintptr_t)li->shrt[0]) & (cap - 1); tab[k].shrt && tab[k].shrt != li->shrt[0];
-		     k = (k + 1) & (cap - 1))
-			;
-		if (!tab[k].shrt || !tab[k].many)
+		s = seen_slot(by_short, cap, fi->shrt);
+		if (!s->many)
 			continue;
-		/* The map is keyed by full name; the first entry wins. */
-		{
-			size_t j;
-			int dup = 0;
-
-			for (j = 0; j < b->nover; j++)
-				if (b->over_full[j] == full)
-					dup = 1;
-			if (dup)
-				continue;
-		}
-		lt++;
-		while (*lt == '0')
-			lt++;
+		t = seen_slot(by_full, cap, fi->full);
+		if (t->key)
+			continue;
+		snprintf(addr, sizeof(addr), "%llx", (unsigned long long)p->function[i]->symbol_address);
 		sb_reset(&b->sb);
-		sb_addf(&b->sb, "%s@%.*s", li->shrt[0], (int)(strlen(lt) - 1), lt);
-		GROW(b->over_full, b->cap_over, b->nover + 1);
-		b->over_short = xrealloc(b->over_short, b->cap_over * sizeof(*b->over_short));
-		b->over_full[b->nover] = full;
-		b->over_short[b->nover] = intern(b, b->sb.buf);
-		b->nover++;
+		sb_addf(&b->sb, "%s@%s", fi->shrt, p->function[i]->symbol_address ? addr : "");
+		t->key = fi->full;
+		t->val = intern(b, b->sb.buf);
 	}
-	(void)n;
-	free(tab);
-}
+	/* Any frame with a renamed full name takes the new name. */
+	for (i = 0; i < p->nfunction; i++) {
+		struct seen *t = seen_slot(by_full, cap, b->fi[i].full);
 
-static const char *overload_name(struct builder *b, const char *full)
-{
-	size_t j;
-
-	for (j = 0; j < b->nover; j++)
-		if (b->over_full[j] == full)
-			return b->over_short[j];
-	return NULL;
+		if (t->key)
+			b->fi[i].over = t->val;
+	}
+	free(by_short);
+	free(by_full);
 }
 
 static uint32_t entry_for(struct builder *b, const char *key, const char *display)
@@ -221,86 +242,127 @@ static uint32_t entry_for(struct builder *b, const char *key, const char *displa
 	return (uint32_t)(r->nentry - 1);
 }
 
-/* The keys of one location at the granularity (pprof's TranslateStack). */
-static void build_keys(struct builder *b, const struct location *loc, struct locinfo *li)
+/* The entry of a bare address key; it prints as "SHORT FILE:LINE" when symbolized. */
+static uint32_t address_entry(struct builder *b, const struct location *loc)
 {
 	const char *a = addr_string(b, loc->address);
-	int j, n = 0;
+	const char *display = NULL;
 
-	li->key = arena_alloc(&b->r->arena, li->nt * sizeof(*li->key));
-	for (j = li->nt - 1; j >= 0; j--) {
-		const char *func = overload_name(b, li->full[j]);
-		const char *fl = li->fileline[j];
-		const char *key;
+	if (b->li[loc->id - 1].has_syms) {
+		const char *s = triple_short(b, loc, 0);
 
-		if (!func)
-			func = li->shrt[j];
 		sb_reset(&b->sb);
-		sb_adds(&b->sb, func);
-		if (j > 0)
-			sb_adds(&b->sb, " (inline)");
-		func = intern(b, b->sb.buf);
-		sb_reset(&b->sb);
-		switch (b->o->granularity) {
-		case GRAN_ADDRESSES:
-			sb_addf(&b->sb, "%s %s %s", a, func, fl);
-			break;
-		case GRAN_LINES:
-			if (!strcmp(func, "??") && !strcmp(fl, "??:0"))
-				sb_adds(&b->sb, a);
-			else if (b->o->show_addresses)
-				sb_addf(&b->sb, "%s %s (%s)", func, fl, a);
-			else
-				sb_addf(&b->sb, "%s %s", func, fl);
-			break;
-		case GRAN_FUNCTIONS:
-			if (!strcmp(func, "??"))
-				sb_adds(&b->sb, a);
-			else if (b->o->show_addresses)
-				sb_addf(&b->sb, "%s (%s)", func, a);
-			else
-				sb_adds(&b->sb, func);
-			break;
-		case GRAN_FILES:
-			if (!strcmp(fl, "??:0") || !fl[0]) {
-				sb_adds(&b->sb, a);
-			} else {
-				size_t len = strlen(fl), k = len;
-
-				while (k > 0 && fl[k - 1] >= '0' && fl[k - 1] <= '9')
-					k--;
-				if (k < len && k > 0 && fl[k - 1] == ':')
-					len = k - 1;
-				sb_add(&b->sb, fl, len);
-			}
-			break;
-		}
-		key = intern(b, b->sb.buf);
-		if (!key[0])
-			continue;
-		if (key == a && li->has_syms) {
-			sb_reset(&b->sb);
-			sb_addf(&b->sb, "%s %s", li->shrt[0], li->fileline[0]);
-			li->key[n++] = entry_for(b, key, intern(b, b->sb.buf));
-		} else {
-			li->key[n++] = entry_for(b, key, NULL);
-		}
+		sb_addf(&b->sb, "%s %s", s, triple_fileline(b, loc, 0));
+		display = intern(b, b->sb.buf);
 	}
-	li->nkey = n;
+	return entry_for(b, a, display);
 }
 
-static int loc_matches(struct builder *b, const struct location *loc, const struct locinfo *li,
-		       const struct regex *re)
+/* The entry of one triple at the granularity (pprof's TranslateStack). */
+static uint32_t triple_entry(struct builder *b, const struct location *loc, int j)
 {
-	const char *a = addr_string(b, loc->address);
+	const struct fninfo *fi = loc->nline ? &b->fi[triple_line(loc, j)->function->id - 1] : NULL;
+	const char *func = fi ? (fi->over ? fi->over : fi->shrt) : triple_short(b, loc, j);
+	int inl = j > 0;
+	const char *fl;
+	char a[32];
+
+	/* The common case, names alone: one entry per function and inline flag. */
+	if (b->o->granularity == GRAN_FUNCTIONS && fi && !b->o->show_addresses &&
+	    strcmp(fi->shrt, "??") != 0) {
+		uint32_t *k = &b->fi[fi - b->fi].key[inl];
+
+		if (!*k) {
+			sb_reset(&b->sb);
+			sb_adds(&b->sb, func);
+			if (inl)
+				sb_adds(&b->sb, " (inline)");
+			*k = entry_for(b, intern(b, b->sb.buf), NULL) + 1;
+		}
+		return *k - 1;
+	}
+	sb_reset(&b->sb);
+	sb_adds(&b->sb, func);
+	if (inl)
+		sb_adds(&b->sb, " (inline)");
+	func = intern(b, b->sb.buf);
+	fl = intern(b, triple_fileline(b, loc, j));
+	format_addr(b, loc->address, a, sizeof(a));
+	sb_reset(&b->sb);
+	switch (b->o->granularity) {
+	case GRAN_ADDRESSES:
+		sb_addf(&b->sb, "%s %s %s", a, func, fl);
+		break;
+	case GRAN_LINES:
+		if (!strcmp(func, "??") && !strcmp(fl, "??:0"))
+			return address_entry(b, loc);
+		if (b->o->show_addresses)
+			sb_addf(&b->sb, "%s %s (%s)", func, fl, a);
+		else
+			sb_addf(&b->sb, "%s %s", func, fl);
+		break;
+	case GRAN_FUNCTIONS:
+		if (!strcmp(func, "??"))
+			return address_entry(b, loc);
+		if (b->o->show_addresses)
+			sb_addf(&b->sb, "%s (%s)", func, a);
+		else
+			sb_adds(&b->sb, func);
+		break;
+	case GRAN_FILES:
+		if (!strcmp(fl, "??:0") || !fl[0]) {
+			return address_entry(b, loc);
+		} else {
+			size_t len = strlen(fl), k = len;
+
+			while (k > 0 && fl[k - 1] >= '0' && fl[k - 1] <= '9')
+				k--;
+			if (k < len && k > 0 && fl[k - 1] == ':')
+				len = k - 1;
+			sb_add(&b->sb, fl, len);
+		}
+		break;
+	}
+	/* An untried address keeps it as its name; "ADDR " and the like stay distinct. */
+	if (!strcmp(b->sb.buf, a))
+		return address_entry(b, loc);
+	return entry_for(b, intern(b, b->sb.buf), NULL);
+}
+
+/* Every location's entries, innermost first; none for removed or kernel frames. */
+static void build_keys(struct builder *b)
+{
+	const struct profile *p = b->p;
+	size_t i;
+
+	for (i = 0; i < p->nlocation; i++) {
+		const struct location *loc = p->location[i];
+		struct locinfo *li = &b->li[i];
+		int j;
+
+		li->key_off = (uint32_t)b->nkeys;
+		if (li->uninteresting || (b->addr_digits == 16 && loc->address > 0x7fffffffffffffffULL))
+			continue;
+		GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
+		for (j = ntriples(loc) - 1; j >= 0; j--)
+			b->keys[b->nkeys++] = triple_entry(b, loc, j);
+		li->nkey = (uint32_t)(b->nkeys - li->key_off);
+	}
+}
+
+static int loc_matches(struct builder *b, const struct location *loc, const struct regex *re)
+{
+	char a[32];
 	int j;
 
+	format_addr(b, loc->address, a, sizeof(a));
 	if (regex_matchs(re, a))
 		return 1;
-	if (!li->has_syms)
+	if (!b->li[loc->id - 1].has_syms)
 		return 0;
-	for (j = 0; j < li->nt; j++)
-		if (regex_matchs(re, li->shrt[j]) || regex_matchs(re, li->fileline[j]))
+	for (j = 0; j < ntriples(loc); j++)
+		if (regex_matchs(re, triple_short(b, loc, j)) ||
+		    regex_matchs(re, triple_fileline(b, loc, j)))
 			return 1;
 	return 0;
 }
@@ -310,22 +372,34 @@ static int is_cpu_profile(const struct profile *p)
 	return !strcmp(p->period_type.type, "cpu");
 }
 
-static void mark_uninteresting(struct builder *b)
+static void mark_locations(struct builder *b, const struct regex *focus, const struct regex *ignore)
 {
 	int cpu = is_cpu_profile(b->p) && !b->o->no_auto_signal_frames;
 	size_t i, k;
 
 	for (i = 0; i < b->p->nlocation; i++) {
+		const struct location *loc = b->p->location[i];
 		struct locinfo *li = &b->li[i];
-		const char *s = li->shrt[0];
 
-		if (!li->has_syms)
-			continue;
-		if (strstr(s, "NOMATCH"))
-			li->uninteresting = 1;
-		for (k = 0; cpu && k < ARRAY_SIZE(cpu_skip); k++)
-			if (!strcmp(s, cpu_skip[k]))
+		li->has_syms = loc->nline > 0 || loc->tried;
+	}
+	for (i = 0; i < b->p->nlocation; i++) {
+		const struct location *loc = b->p->location[i];
+		struct locinfo *li = &b->li[i];
+		const char *s;
+
+		if (li->has_syms) {
+			s = triple_short(b, loc, 0);
+			if (strstr(s, "NOMATCH"))
 				li->uninteresting = 1;
+			for (k = 0; cpu && k < ARRAY_SIZE(cpu_skip); k++)
+				if (!strcmp(s, cpu_skip[k]))
+					li->uninteresting = 1;
+		}
+		if (focus)
+			li->focus = (uint8_t)loc_matches(b, loc, focus);
+		if (ignore)
+			li->ignore = (uint8_t)loc_matches(b, loc, ignore);
 	}
 }
 
@@ -336,11 +410,15 @@ struct wstack {
 	int64_t count;
 };
 
+static const struct location *ws_frame(const struct wstack *w, uint32_t j)
+{
+	return j ? w->loc[w->k + j - 1] : w->loc[0];
+}
+
 static void remove_second_frames(struct builder *b, struct wstack *ws, size_t nws)
 {
 	for (;;) {
 		const struct location *second = NULL;
-		const struct locinfo *li;
 		const char *name;
 		size_t i;
 
@@ -354,8 +432,8 @@ static void remove_second_frames(struct builder *b, struct wstack *ws, size_t nw
 		}
 		if (!second)
 			return;
-		li = &b->li[second->id - 1];
-		name = li->has_syms ? li->shrt[0] : addr_string(b, second->address);
+		name = b->li[second->id - 1].has_syms ? triple_short(b, second, 0)
+						      : addr_string(b, second->address);
 		if (b->o->no_auto_signal_frames) {
 			if (!b->o->quiet)
 				fprintf(stderr, "All second stack frames are same: `%s'.\n"
@@ -373,15 +451,49 @@ static void remove_second_frames(struct builder *b, struct wstack *ws, size_t nw
 	}
 }
 
+/* Adds one stack to the entries: flat to its first entry, cum to each once. */
+static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *path,
+			 uint32_t *seen, uint32_t stamp)
+{
+	struct report *r = b->r;
+	uint32_t j, np = 0;
+
+	for (j = 0; j <= w->n - w->k; j++) {
+		const struct locinfo *li = &b->li[ws_frame(w, j)->id - 1];
+		const uint32_t *k = b->keys + li->key_off, *end = k + li->nkey;
+
+		for (; k < end; k++) {
+			if (seen[*k] == stamp)
+				continue;
+			seen[*k] = stamp;
+			path[np++] = *k;
+		}
+	}
+	if (!np)
+		return;
+	r->entry[path[0]].flat += w->count;
+	r->local_total += w->count;
+	for (j = 0; j < np; j++)
+		r->entry[path[j]].cum += w->count;
+	if (b->o->keep_stacks) {
+		struct rstack *rs;
+
+		GROW(r->stack, r->cap_stack, r->nstack + 1);
+		rs = &r->stack[r->nstack++];
+		rs->n = np;
+		rs->count = w->count;
+		rs->entry = arena_memdup(&r->arena, path, np * sizeof(*path));
+	}
+}
+
 int report_build(const struct profile *p, const struct report_options *o, struct report *r,
 		 struct err *e)
 {
 	struct builder b = { .p = p, .o = o, .r = r };
 	struct regex *focus = NULL, *ignore = NULL;
 	struct wstack *ws = NULL;
-	size_t nws = 0, i;
-	uint32_t *path = NULL;
-	size_t cap_path = 0;
+	uint32_t *path = NULL, *seen = NULL;
+	size_t nws = 0, i, maxdepth = 1;
 	int si = o->sample_index;
 	int ret = -1;
 
@@ -393,6 +505,8 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	r->index->slot = xcalloc(r->index->mask + 1, sizeof(*r->index->slot));
 	r->unit = "samples";
 	b.addr_digits = p->address_bits == 32 ? 8 : 16;
+	b.qq = intern(&b, "??");
+	b.qq0 = intern(&b, "??:0");
 	if (si < 0 || (size_t)si >= p->nsample_type)
 		si = 0;
 	if (o->focus && o->focus[0] && !(focus = regex_compile(o->focus, "--focus", e)))
@@ -402,18 +516,12 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 
 	for (i = 0; i < p->nsample; i++)
 		r->total += p->sample[i]->value[si];
+	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
-	build_symlists(&b);
+	build_fninfo(&b);
 	find_overloads(&b);
-	mark_uninteresting(&b);
-	for (i = 0; i < p->nlocation; i++) {
-		struct locinfo *li = &b.li[i];
-
-		if (focus)
-			li->focus = (uint8_t)loc_matches(&b, p->location[i], li, focus);
-		if (ignore)
-			li->ignore = (uint8_t)loc_matches(&b, p->location[i], li, ignore);
-	}
+	mark_locations(&b, focus, ignore);
+	build_keys(&b);
 
 	ws = xcalloc(p->nsample + 1, sizeof(*ws));
 	for (i = 0; i < p->nsample; i++) {
@@ -426,78 +534,43 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 		ws[nws].k = 1;
 		ws[nws].count = s->value[si];
 		nws++;
+		if (s->nlocation > maxdepth)
+			maxdepth = s->nlocation;
 	}
 	if (is_cpu_profile(p))
 		remove_second_frames(&b, ws, nws);
 
-	r->index->seen = NULL;
+	path = xcalloc(b.nkeys + 1, sizeof(*path));
+	seen = xcalloc(r->nentry + 1, sizeof(*seen));
 	for (i = 0; i < nws; i++) {
-		struct wstack *w = &ws[i];
-		uint32_t j, np = 0;
-		int keep = !focus, drop = 0;
+		const struct wstack *w = &ws[i];
 
-		for (j = 0; j <= w->n - w->k; j++) {
-			const struct location *loc = j ? w->loc[w->k + j - 1] : w->loc[0];
-			const struct locinfo *li = &b.li[loc->id - 1];
+		if (focus || ignore) {
+			int keep = !focus, drop = 0;
+			uint32_t j;
 
-			if (li->uninteresting)
-				continue;
-			keep |= li->focus;
-			drop |= li->ignore;
-		}
-		if (!keep || drop)
-			continue;
-		/* Reduce to keys, each once per stack. */
-		for (j = 0; j <= w->n - w->k; j++) {
-			const struct location *loc = j ? w->loc[w->k + j - 1] : w->loc[0];
-			struct locinfo *li = &b.li[loc->id - 1];
-			int k;
+			for (j = 0; j <= w->n - w->k; j++) {
+				const struct locinfo *li = &b.li[ws_frame(w, j)->id - 1];
 
-			if (li->uninteresting)
-				continue;
-			if (b.addr_digits == 16 && loc->address > 0x7fffffffffffffffULL)
-				continue;
-			if (!li->key)
-				build_keys(&b, loc, li);
-			for (k = 0; k < li->nkey; k++) {
-				uint32_t id = li->key[k];
-
-				if (r->nentry > cap_path) {
-					size_t old = cap_path;
-
-					GROW(path, cap_path, r->nentry);
-					r->index->seen = xrealloc(r->index->seen, cap_path * sizeof(*r->index->seen));
-					memset(r->index->seen + old, 0, (cap_path - old) * sizeof(*r->index->seen));
-				}
-				if (r->index->seen[id] == i + 1)
+				if (li->uninteresting)
 					continue;
-				r->index->seen[id] = (uint32_t)(i + 1);
-				path[np++] = id;
+				keep |= li->focus;
+				drop |= li->ignore;
 			}
+			if (!keep || drop)
+				continue;
 		}
-		if (!np)
-			continue;
-		r->entry[path[0]].flat += w->count;
-		r->local_total += w->count;
-		for (j = 0; j < np; j++)
-			r->entry[path[j]].cum += w->count;
-		if (o->keep_stacks) {
-			struct rstack *rs;
-
-			GROW(r->stack, r->cap_stack, r->nstack + 1);
-			rs = &r->stack[r->nstack++];
-			rs->n = np;
-			rs->count = w->count;
-			rs->entry = arena_memdup(&r->arena, path, np * sizeof(*path));
-		}
+		reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
 	}
+	(void)maxdepth;
 	ret = 0;
 out:
 	free(path);
+	free(seen);
 	free(ws);
+	free(b.fi);
 	free(b.li);
-	free(b.over_full);
-	free(b.over_short);
+	free(b.keys);
 	sb_release(&b.sb);
 	sb_release(&b.tmp);
 	regex_free(focus);
@@ -510,7 +583,6 @@ void report_release(struct report *r)
 	if (r->index) {
 		strtab_free(r->index->keys);
 		free(r->index->slot);
-		free(r->index->seen);
 		free(r->index);
 	}
 	free(r->entry);
