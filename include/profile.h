@@ -144,6 +144,17 @@ struct sample *profile_add_sample(struct profile *p, struct location *const *loc
 				  const int64_t *value);
 
 /*
+ * For readers that batch records to overlap memory latency: the hash of a
+ * stack, hints that an address or stack will be looked up soon, and
+ * profile_add_sample with the stack's hash already known.
+ */
+uint64_t profile_stack_hash(struct location *const *loc, size_t n);
+void profile_prefetch_location(const struct profile *p, uint64_t addr);
+void profile_prefetch_sample(const struct profile *p, uint64_t stack_hash);
+struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
+					 const int64_t *value, uint64_t stack_hash);
+
+/*
  * Adds every sample of src, multiplied by scale (1, or -1 for a base
  * profile), to dst, matching locations by address.  Sample types must agree
  * in number.  src's mappings are used only for addresses dst has none for.

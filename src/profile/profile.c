@@ -31,7 +31,7 @@ struct profile_index {
 
 static void table_init(struct table *t, size_t cap)
 {
-	t->slot = xcalloc(cap, sizeof(*t->slot));
+	t->slot = xcalloc_large(cap, sizeof(*t->slot));
 	t->mask = cap - 1;
 	t->used = 0;
 }
@@ -236,7 +236,7 @@ void profile_set_lines(struct profile *p, struct location *loc, const struct lin
 	loc->line = n ? arena_memdup(&p->arena, line, n * sizeof(*line)) : NULL;
 }
 
-static uint64_t stack_hash(struct location *const *loc, size_t n)
+uint64_t profile_stack_hash(struct location *const *loc, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
 	size_t i;
@@ -252,11 +252,30 @@ static int same_stack(const struct sample *s, struct location *const *loc, size_
 	return s->nlocation == n && !memcmp(s->location, loc, n * sizeof(*loc));
 }
 
+void profile_prefetch_location(const struct profile *p, uint64_t addr)
+{
+	const struct table *t = &p->index->loc;
+
+	__builtin_prefetch(&t->slot[hash_u64(addr) & t->mask]);
+}
+
+void profile_prefetch_sample(const struct profile *p, uint64_t h)
+{
+	const struct table *t = &p->index->sample;
+
+	__builtin_prefetch(&t->slot[h & t->mask]);
+}
+
 struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
 				  const int64_t *value)
 {
+	return profile_add_sample_hashed(p, loc, n, value, profile_stack_hash(loc, n));
+}
+
+struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
+					 const int64_t *value, uint64_t h)
+{
 	struct table *t = &p->index->sample;
-	uint64_t h = stack_hash(loc, n);
 	struct slot *slot;
 	struct sample *s;
 	size_t i;
@@ -359,7 +378,7 @@ void profile_subtract(struct profile *p, const struct profile *base, int drop_ne
 		 * every address it read, and that order shapes some names.
 		 */
 		loc = translate(p, s, &buf, &cap);
-		h = stack_hash(loc, s->nlocation);
+		h = profile_stack_hash(loc, s->nlocation);
 		TABLE_FIND(t, h, same_stack(p->sample[idx - 1], loc, s->nlocation), slot);
 		if (!slot->idx && drop_negative)
 			continue;

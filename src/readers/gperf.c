@@ -179,6 +179,14 @@ static void parse_maps(struct profile *p, const char *name, const char *text, si
 }
 
 #define PC_CACHE 8192
+#define BATCH 16
+
+struct pending {
+	const unsigned char *pcs;
+	uint64_t count, hash;
+	uint32_t depth;
+	size_t first;
+};
 
 struct pc_cache {
 	uint64_t pc;
@@ -197,6 +205,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	uint64_t hdr_words, version, period, mask;
 	int ret = -1, trailer = 0;
 	struct pc_cache *cache = NULL;
+	struct pending batch[BATCH];
 
 	cursor_init(&c, name, buf, len);
 	if (!detect(buf, len, &width, &big)) {
@@ -238,58 +247,87 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	p->period = (int64_t)period * 1000;
 
 	cache = xcalloc(PC_CACHE, sizeof(*cache));
+	/*
+	 * Records go in batches, each in three passes: parse and validate
+	 * (hinting the leaf's location slot), resolve locations and hash the
+	 * stack (hinting its sample slot), then add; the table misses of a
+	 * batch then overlap instead of queueing.
+	 */
 	while (!trailer) {
-		size_t rec = c.off;
-		uint64_t count, depth, i;
-		int64_t val[2];
+		size_t nb = 0, nframes = 0, b;
 
-		if (cursor_left(&c) == 0) {
-			cursor_fail(&c, rec, e, "missing end-of-data trailer (file truncated?)");
-			goto out;
-		}
-		if (cursor_word(&c, width, &count, "record header", e) < 0 ||
-		    cursor_word(&c, width, &depth, "record header", e) < 0)
-			goto out;
-		if (depth == 0) {
-			cursor_fail(&c, rec, e, "record with no PCs");
-			goto out;
-		}
-		if (depth > cursor_left(&c) / width) {
-			cursor_fail(&c, rec, e, "stack of %llu frames runs past end of file",
-				    (unsigned long long)depth);
-			goto out;
-		}
-		if (load_word(c.buf + c.off, width, big) == 0) {
-			/* The trailer (0, 1, 0); any record led by PC 0 ends the data. */
-			c.off += depth * width;
-			trailer = 1;
-			break;
-		}
-		GROW(stack, cap, depth);
-		for (i = 0; i < depth; i++) {
-			uint64_t pc = load_word(c.buf + c.off + i * width, width, big);
-			struct pc_cache *pcc;
+		while (nb < BATCH) {
+			size_t rec_off = c.off;
+			uint64_t count, depth;
 
-			/* Callers are return addresses: look them up inside the call. */
-			if (i > 0)
-				pc = (pc - 1) & mask;
-			/* Hot frames repeat in every record: a small cache before the table. */
-			pcc = &cache[(pc ^ pc >> 13) & (PC_CACHE - 1)];
-			if (pcc->loc && pcc->pc == pc) {
-				stack[i] = pcc->loc;
-			} else {
-				stack[i] = pcc->loc = profile_location(p, pc);
-				pcc->pc = pc;
+			if (cursor_left(&c) == 0) {
+				cursor_fail(&c, rec_off, e, "missing end-of-data trailer (file truncated?)");
+				goto out;
 			}
+			if (cursor_word(&c, width, &count, "record header", e) < 0 ||
+			    cursor_word(&c, width, &depth, "record header", e) < 0)
+				goto out;
+			if (depth == 0) {
+				cursor_fail(&c, rec_off, e, "record with no PCs");
+				goto out;
+			}
+			if (depth > cursor_left(&c) / width) {
+				cursor_fail(&c, rec_off, e, "stack of %llu frames runs past end of file",
+					    (unsigned long long)depth);
+				goto out;
+			}
+			if (load_word(c.buf + c.off, width, big) == 0) {
+				/* The trailer (0, 1, 0); any record led by PC 0 ends the data. */
+				c.off += depth * width;
+				trailer = 1;
+				break;
+			}
+			if (count > INT64_MAX / 1000 / (period ? period : 1)) {
+				cursor_fail(&c, rec_off, e, "absurd sample count %llu",
+					    (unsigned long long)count);
+				goto out;
+			}
+			profile_prefetch_location(p, load_word(c.buf + c.off, width, big));
+			batch[nb].pcs = c.buf + c.off;
+			batch[nb].count = count;
+			batch[nb].depth = (uint32_t)depth;
+			batch[nb].first = nframes;
+			nframes += depth;
+			c.off += depth * width;
+			nb++;
 		}
-		c.off += depth * width;
-		if (count > INT64_MAX / 1000 / (period ? period : 1)) {
-			cursor_fail(&c, rec, e, "absurd sample count %llu", (unsigned long long)count);
-			goto out;
+		GROW(stack, cap, nframes + 1);
+		for (b = 0; b < nb; b++) {
+			struct location **st = stack + batch[b].first;
+			uint32_t i;
+
+			for (i = 0; i < batch[b].depth; i++) {
+				uint64_t pc = load_word(batch[b].pcs + (size_t)i * width, width, big);
+				struct pc_cache *pcc;
+
+				/* Callers are return addresses: look them up inside the call. */
+				if (i > 0)
+					pc = (pc - 1) & mask;
+				/* Hot frames repeat in every record: a small cache before the table. */
+				pcc = &cache[(pc ^ pc >> 13) & (PC_CACHE - 1)];
+				if (pcc->loc && pcc->pc == pc) {
+					st[i] = pcc->loc;
+				} else {
+					st[i] = pcc->loc = profile_location(p, pc);
+					pcc->pc = pc;
+				}
+			}
+			batch[b].hash = profile_stack_hash(st, batch[b].depth);
+			profile_prefetch_sample(p, batch[b].hash);
 		}
-		val[0] = (int64_t)count;
-		val[1] = (int64_t)count * (int64_t)period * 1000;
-		profile_add_sample(p, stack, depth, val);
+		for (b = 0; b < nb; b++) {
+			int64_t val[2];
+
+			val[0] = (int64_t)batch[b].count;
+			val[1] = (int64_t)batch[b].count * (int64_t)period * 1000;
+			profile_add_sample_hashed(p, stack + batch[b].first, batch[b].depth, val,
+						  batch[b].hash);
+		}
 	}
 	parse_maps(p, name, (const char *)c.buf + c.off, cursor_left(&c));
 	/* Locations were created before the mappings were known. */

@@ -69,7 +69,8 @@ int reader_load(const char *path, struct profile **out, struct err *e)
 		close(fd);
 		return err_set(e, "%s: empty file, not a profile", path);
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* Read ahead of use: one pass over the whole file follows. */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return err_set(e, "cannot read '%s': %s", path, strerror(errno));
