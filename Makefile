@@ -14,11 +14,11 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wshadow -Wno-sign-compare -Wno-unused-parameter
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc/symbolize
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS)
+ALL_CFLAGS = -std=gnu11 -pthread $(WARN) $(CFLAGS)
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # libiberty (binutils' demangler) ships no pkg-config file.
-LIBS = $(PKG_LIBS) -liberty
+LIBS = $(PKG_LIBS) -liberty -lpthread
 
 ifeq ($(SANITIZE),1)
 BUILD = build/san

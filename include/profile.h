@@ -83,6 +83,12 @@ struct strtab;
 
 struct profile {
 	struct arena arena;
+	/*
+	 * Samples and their stacks live in an arena of their own, so that a
+	 * reader may add samples on one thread (struct sample_queue) while it
+	 * creates locations on another.
+	 */
+	struct arena sample_arena;
 	struct strtab *strings;
 
 	struct value_type *sample_type;
@@ -153,6 +159,19 @@ void profile_prefetch_location(const struct profile *p, uint64_t addr);
 void profile_prefetch_sample(const struct profile *p, uint64_t stack_hash);
 struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
 					 const int64_t *value, uint64_t stack_hash);
+
+/*
+ * A queue that adds samples on a second thread while the caller goes on
+ * reading: push copies the stack and values; finish waits until all are
+ * added.  Between start and finish only the queue may add samples, and the
+ * caller must not add functions or lines (locations and mappings are fine).
+ * Falls back to adding in push when no thread can be started.
+ */
+struct sample_queue;
+struct sample_queue *sample_queue_start(struct profile *p);
+void sample_queue_push(struct sample_queue *q, struct location *const *loc, size_t n,
+		       const int64_t *value, uint64_t stack_hash);
+void sample_queue_finish(struct sample_queue *q);
 
 /*
  * Adds every sample of src, multiplied by scale (1, or -1 for a base

@@ -79,6 +79,7 @@ struct profile *profile_new(void)
 	struct profile *p = xcalloc(1, sizeof(*p));
 
 	arena_init(&p->arena);
+	arena_init(&p->sample_arena);
 	p->strings = strtab_new(&p->arena);
 	p->index = xcalloc(1, sizeof(*p->index));
 	table_init(&p->index->loc, 1024);
@@ -104,6 +105,7 @@ void profile_free(struct profile *p)
 	free(p->comment);
 	free(p->sample_type);
 	strtab_free(p->strings);
+	arena_release(&p->sample_arena);
 	arena_release(&p->arena);
 	free(p);
 }
@@ -287,10 +289,15 @@ struct sample *profile_add_sample_hashed(struct profile *p, struct location *con
 			s->value[i] += value[i];
 		return s;
 	}
-	s = arena_alloc(&p->arena, sizeof(*s));
+	/* One block: the sample, its values, its stack. */
+	s = arena_alloc(&p->sample_arena, sizeof(*s) + p->nsample_type * sizeof(*value) +
+			n * sizeof(*loc));
 	s->nlocation = (uint32_t)n;
-	s->location = n ? arena_memdup(&p->arena, loc, n * sizeof(*loc)) : NULL;
-	s->value = arena_memdup(&p->arena, value, p->nsample_type * sizeof(*value));
+	s->value = (int64_t *)(s + 1);
+	memcpy(s->value, value, p->nsample_type * sizeof(*value));
+	s->location = n ? (struct location **)(s->value + p->nsample_type) : NULL;
+	if (n)
+		memcpy(s->location, loc, n * sizeof(*loc));
 	GROW(p->sample, p->cap_sample, p->nsample + 1);
 	p->sample[p->nsample++] = s;
 	table_insert(t, slot, h, p->nsample);

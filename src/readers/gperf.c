@@ -206,6 +206,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	int ret = -1, trailer = 0;
 	struct pc_cache *cache = NULL;
 	struct pending batch[BATCH];
+	struct sample_queue *queue = NULL;
 
 	cursor_init(&c, name, buf, len);
 	if (!detect(buf, len, &width, &big)) {
@@ -248,11 +249,12 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 
 	cache = xcalloc(PC_CACHE, sizeof(*cache));
 	/*
-	 * Records go in batches, each in three passes: parse and validate
-	 * (hinting the leaf's location slot), resolve locations and hash the
-	 * stack (hinting its sample slot), then add; the table misses of a
-	 * batch then overlap instead of queueing.
+	 * Records go in batches: parse and validate them (hinting the leaf's
+	 * location slot), then resolve their locations and hash their stacks,
+	 * so the table misses of a batch overlap; a second thread adds the
+	 * samples meanwhile.
 	 */
+	queue = sample_queue_start(p);
 	while (!trailer) {
 		size_t nb = 0, nframes = 0, b;
 
@@ -318,23 +320,26 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 				}
 			}
 			batch[b].hash = profile_stack_hash(st, batch[b].depth);
-			profile_prefetch_sample(p, batch[b].hash);
 		}
 		for (b = 0; b < nb; b++) {
 			int64_t val[2];
 
 			val[0] = (int64_t)batch[b].count;
 			val[1] = (int64_t)batch[b].count * (int64_t)period * 1000;
-			profile_add_sample_hashed(p, stack + batch[b].first, batch[b].depth, val,
-						  batch[b].hash);
+			sample_queue_push(queue, stack + batch[b].first, batch[b].depth, val,
+					  batch[b].hash);
 		}
 	}
+	sample_queue_finish(queue);
+	queue = NULL;
 	parse_maps(p, name, (const char *)c.buf + c.off, cursor_left(&c));
 	/* Locations were created before the mappings were known. */
 	for (size_t i = 0; i < p->nlocation; i++)
 		p->location[i]->mapping = profile_find_mapping(p, p->location[i]->address);
 	ret = 0;
 out:
+	if (queue)
+		sample_queue_finish(queue);
 	free(cache);
 	free(stack);
 	return ret;

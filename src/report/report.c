@@ -23,6 +23,7 @@ struct fninfo {
 	const char *over;      /* "short@addr" when pprof finds the short name ambiguous */
 	uint32_t key[2];       /* --functions entry + 1, plain and "(inline)"; 0 = not yet */
 	uint8_t outer;         /* the outermost frame of some location */
+	uint8_t uninteresting; /* a name RemoveUninterestingFrames drops */
 };
 
 struct locinfo {
@@ -108,10 +109,16 @@ static const char *triple_fileline(struct builder *b, const struct location *loc
 	return b->tmp.buf;
 }
 
+static int is_cpu_profile(const struct profile *p)
+{
+	return !strcmp(p->period_type.type, "cpu");
+}
+
 static void build_fninfo(struct builder *b)
 {
 	const struct profile *p = b->p;
-	size_t i;
+	int cpu = is_cpu_profile(p) && !b->o->no_auto_signal_frames;
+	size_t i, k;
 
 	for (i = 0; i < p->nfunction; i++) {
 		const struct function *f = p->function[i];
@@ -124,6 +131,11 @@ static void build_fninfo(struct builder *b)
 		fi->full = intern(b, b->sb.buf);
 		short_function_name(fi->full, b->o->keep_templates, &b->tmp);
 		fi->shrt = intern(b, b->tmp.buf);
+		if (strstr(fi->shrt, "NOMATCH"))
+			fi->uninteresting = 1;
+		for (k = 0; cpu && k < ARRAY_SIZE(cpu_skip); k++)
+			if (!strcmp(fi->shrt, cpu_skip[k]))
+				fi->uninteresting = 1;
 	}
 }
 
@@ -367,15 +379,9 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 	return 0;
 }
 
-static int is_cpu_profile(const struct profile *p)
-{
-	return !strcmp(p->period_type.type, "cpu");
-}
-
 static void mark_locations(struct builder *b, const struct regex *focus, const struct regex *ignore)
 {
-	int cpu = is_cpu_profile(b->p) && !b->o->no_auto_signal_frames;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < b->p->nlocation; i++) {
 		const struct location *loc = b->p->location[i];
@@ -386,16 +392,10 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
 	for (i = 0; i < b->p->nlocation; i++) {
 		const struct location *loc = b->p->location[i];
 		struct locinfo *li = &b->li[i];
-		const char *s;
 
-		if (li->has_syms) {
-			s = triple_short(b, loc, 0);
-			if (strstr(s, "NOMATCH"))
-				li->uninteresting = 1;
-			for (k = 0; cpu && k < ARRAY_SIZE(cpu_skip); k++)
-				if (!strcmp(s, cpu_skip[k]))
-					li->uninteresting = 1;
-		}
+		/* Judged by the outermost frame's short name ("??" passes). */
+		if (loc->nline)
+			li->uninteresting = b->fi[triple_line(loc, 0)->function->id - 1].uninteresting;
 		if (focus)
 			li->focus = (uint8_t)loc_matches(b, loc, focus);
 		if (ignore)

@@ -1,0 +1,162 @@
+/* queue.c - adding samples on a second thread while a reader parses. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "util.h"
+
+#define QUEUE_RECORDS 512  /* records per batch */
+#define QUEUE_SLOTS 4      /* batches in flight */
+#define PREFETCH 16        /* sample slots hinted ahead of insertion */
+
+struct batch {
+	size_t n;
+	uint32_t *depth;
+	uint64_t *hash;
+	int64_t *value;        /* n * nvalue */
+	struct location **loc; /* all stacks, back to back */
+	size_t nloc, cap_loc;
+};
+
+struct sample_queue {
+	struct profile *p;
+	size_t nvalue;
+	struct batch b[QUEUE_SLOTS];
+	size_t head, tail, filled; /* fill at head, drain at tail */
+	int done, threaded;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t can_fill, can_drain;
+};
+
+static void drain(struct sample_queue *q, struct batch *b)
+{
+	struct location **loc = b->loc;
+	size_t i, k;
+
+	for (i = 0; i < b->n; i += PREFETCH) {
+		struct location **l = loc;
+		size_t end = i + PREFETCH < b->n ? i + PREFETCH : b->n;
+
+		for (k = i; k < end; k++)
+			profile_prefetch_sample(q->p, b->hash[k]);
+		for (k = i; k < end; k++) {
+			profile_add_sample_hashed(q->p, l, b->depth[k], b->value + k * q->nvalue,
+						  b->hash[k]);
+			l += b->depth[k];
+		}
+		loc = l;
+	}
+	b->n = 0;
+	b->nloc = 0;
+}
+
+static void *worker(void *arg)
+{
+	struct sample_queue *q = arg;
+
+	for (;;) {
+		struct batch *b;
+
+		pthread_mutex_lock(&q->mu);
+		while (!q->filled && !q->done)
+			pthread_cond_wait(&q->can_drain, &q->mu);
+		if (!q->filled) {
+			pthread_mutex_unlock(&q->mu);
+			return NULL;
+		}
+		b = &q->b[q->tail];
+		pthread_mutex_unlock(&q->mu);
+		drain(q, b);
+		pthread_mutex_lock(&q->mu);
+		q->tail = (q->tail + 1) % QUEUE_SLOTS;
+		q->filled--;
+		pthread_cond_signal(&q->can_fill);
+		pthread_mutex_unlock(&q->mu);
+	}
+}
+
+struct sample_queue *sample_queue_start(struct profile *p)
+{
+	struct sample_queue *q = xcalloc(1, sizeof(*q));
+	size_t i;
+
+	q->p = p;
+	q->nvalue = p->nsample_type;
+	for (i = 0; i < QUEUE_SLOTS; i++) {
+		q->b[i].depth = xcalloc(QUEUE_RECORDS, sizeof(*q->b[i].depth));
+		q->b[i].hash = xcalloc(QUEUE_RECORDS, sizeof(*q->b[i].hash));
+		q->b[i].value = xcalloc(QUEUE_RECORDS * (q->nvalue + 1), sizeof(*q->b[i].value));
+	}
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->can_fill, NULL);
+	pthread_cond_init(&q->can_drain, NULL);
+	q->threaded = pthread_create(&q->thread, NULL, worker, q) == 0;
+	return q;
+}
+
+/* Hands the batch at head to the worker and waits for a free one. */
+static void publish(struct sample_queue *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->filled++;
+	q->head = (q->head + 1) % QUEUE_SLOTS;
+	pthread_cond_signal(&q->can_drain);
+	while (q->filled == QUEUE_SLOTS)
+		pthread_cond_wait(&q->can_fill, &q->mu);
+	pthread_mutex_unlock(&q->mu);
+}
+
+void sample_queue_push(struct sample_queue *q, struct location *const *loc, size_t n,
+		       const int64_t *value, uint64_t stack_hash)
+{
+	struct batch *b = &q->b[q->head];
+
+	GROW(b->loc, b->cap_loc, b->nloc + n);
+	memcpy(b->loc + b->nloc, loc, n * sizeof(*loc));
+	b->nloc += n;
+	b->depth[b->n] = (uint32_t)n;
+	b->hash[b->n] = stack_hash;
+	memcpy(b->value + b->n * q->nvalue, value, q->nvalue * sizeof(*value));
+	if (++b->n < QUEUE_RECORDS)
+		return;
+	if (q->threaded)
+		publish(q);
+	else
+		drain(q, b);
+}
+
+void sample_queue_finish(struct sample_queue *q)
+{
+	size_t i;
+
+	if (q->b[q->head].n) {
+		if (q->threaded) {
+			pthread_mutex_lock(&q->mu);
+			q->filled++;
+			q->head = (q->head + 1) % QUEUE_SLOTS;
+			pthread_cond_signal(&q->can_drain);
+			pthread_mutex_unlock(&q->mu);
+		} else {
+			drain(q, &q->b[q->head]);
+		}
+	}
+	if (q->threaded) {
+		pthread_mutex_lock(&q->mu);
+		q->done = 1;
+		pthread_cond_signal(&q->can_drain);
+		pthread_mutex_unlock(&q->mu);
+		pthread_join(q->thread, NULL);
+	}
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->can_fill);
+	pthread_cond_destroy(&q->can_drain);
+	for (i = 0; i < QUEUE_SLOTS; i++) {
+		free(q->b[i].depth);
+		free(q->b[i].hash);
+		free(q->b[i].value);
+		free(q->b[i].loc);
+	}
+	free(q);
+}
