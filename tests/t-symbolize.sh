@@ -76,3 +76,50 @@ strip "$W/prog"
 "$REF" --text "$W/prog" "$W/prog.prof" >"$W/ref-stripped.txt" 2>/dev/null
 "$PPROF" --text "$W/prog" "$W/prog.prof" >"$W/stripped.txt" 2>"$W/stripped.err"
 same_output "a stripped program reports like google-pprof" "$W/ref-stripped.txt" "$W/stripped.txt"
+
+# Hostile programs: an ELF cut short, and one with its middle overwritten,
+# must give a report or one clean error, never a crash or a sanitizer report.
+cp "$W/prog.unstripped" "$W/prog"
+size=$(stat -c %s "$W/prog")
+for cut in 64 700 4096 $((size / 2)) $((size - 100)); do
+	head -c "$cut" "$W/prog.unstripped" >"$W/prog"
+	timeout 60 "$PPROF" --text "$W/prog" "$W/prog.prof" >"$W/cut.txt" 2>"$W/cut.err"
+	rc=$?
+	if [ "$rc" -le 1 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$W/cut.err"; then
+		ok "a program cut at $cut bytes is handled (status $rc)"
+	else
+		not_ok "a program cut at $cut bytes is handled (status $rc)"
+		head -n 5 "$W/cut.err" | sed 's/^/    /'
+	fi
+done
+for seed in 1 2 3 4 5 6; do
+	cp "$W/prog.unstripped" "$W/prog"
+	python3 - "$W/prog" "$seed" <<'PY'
+import random, sys
+path, seed = sys.argv[1], int(sys.argv[2])
+data = bytearray(open(path, 'rb').read())
+rng = random.Random(seed)
+# Keep the ELF header; scribble over 64 spans across the rest of the file.
+for _ in range(64):
+    off = rng.randrange(64, len(data) - 32)
+    for i in range(rng.randrange(1, 32)):
+        data[off + i] = rng.randrange(256)
+open(path, 'wb').write(data)
+PY
+	timeout 60 "$PPROF" --text "$W/prog" "$W/prog.prof" >"$W/bad.txt" 2>"$W/bad.err"
+	rc=$?
+	if [ "$rc" -le 1 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$W/bad.err"; then
+		ok "a program with corrupted bytes (seed $seed) is handled (status $rc)"
+	else
+		not_ok "a program with corrupted bytes (seed $seed) is handled (status $rc)"
+		head -n 5 "$W/bad.err" | sed 's/^/    /'
+	fi
+done
+cp "$W/prog.unstripped" "$W/prog"
+
+# No program on the command line: objects come from the profile's own list.
+"$PPROF" --text "$W/prog.prof" >"$W/noprog.txt" 2>"$W/noprog.err"
+check "a profile alone is reported" test $? -eq 0
+check "a profile alone still names library functions" grep -q 'lib_' "$W/noprog.txt"
+check "a profile alone names the program's functions from its recorded path" \
+	grep -qE ' (main|walk_list|sum_squares|step)' "$W/noprog.txt"
