@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cursor.h"
 #include "reader.h"
@@ -178,6 +179,25 @@ static void parse_maps(struct profile *p, const char *name, const char *text, si
 	sb_release(&path);
 }
 
+/*
+ * Input already parsed need not stay resident: every 16 MB, ask the kernel
+ * to page out what lies behind.  This never changes the bytes (the advice
+ * is not destructive), so it is safe on any buffer.
+ */
+static void release_consumed(const unsigned char *buf, size_t upto, size_t *released)
+{
+	const size_t chunk = 16u << 20, page = 4096;
+	uintptr_t start, end;
+
+	if (upto < *released + chunk)
+		return;
+	start = ((uintptr_t)buf + *released + page - 1) & ~(uintptr_t)(page - 1);
+	end = ((uintptr_t)buf + upto) & ~(uintptr_t)(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_PAGEOUT);
+	*released = upto;
+}
+
 #define PC_CACHE 8192
 #define BATCH 16
 
@@ -207,6 +227,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	struct pc_cache *cache = NULL;
 	struct pending batch[BATCH];
 	struct sample_queue *queue = NULL;
+	size_t released = 0;
 
 	cursor_init(&c, name, buf, len);
 	if (!detect(buf, len, &width, &big)) {
@@ -298,6 +319,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 			c.off += depth * width;
 			nb++;
 		}
+		release_consumed(c.buf, nb ? (size_t)(batch[0].pcs - c.buf) : c.off, &released);
 		GROW(stack, cap, nframes + 1);
 		for (b = 0; b < nb; b++) {
 			struct location **st = stack + batch[b].first;

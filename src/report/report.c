@@ -493,7 +493,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	struct regex *focus = NULL, *ignore = NULL;
 	struct wstack *ws = NULL;
 	uint32_t *path = NULL, *seen = NULL;
-	size_t nws = 0, i, maxdepth = 1;
+	size_t nws = 0, i;
 	int si = o->sample_index;
 	int ret = -1;
 
@@ -534,8 +534,6 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 		ws[nws].k = 1;
 		ws[nws].count = s->value[si];
 		nws++;
-		if (s->nlocation > maxdepth)
-			maxdepth = s->nlocation;
 	}
 	if (is_cpu_profile(p))
 		remove_second_frames(&b, ws, nws);
@@ -562,7 +560,6 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 		}
 		reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
 	}
-	(void)maxdepth;
 	ret = 0;
 out:
 	free(path);

@@ -13,11 +13,10 @@ static void percent(char *buf, size_t n, int64_t num, int64_t total)
 		snprintf(buf, n, "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
 }
 
-static int by_cum;
-
-static int cmp_entry(const void *a, const void *b)
+static int cmp_entry(const void *a, const void *b, void *cum)
 {
 	const struct entry *x = *(const struct entry *const *)a, *y = *(const struct entry *const *)b;
+	int by_cum = *(const int *)cum;
 	int64_t vx = by_cum ? x->cum : x->flat, vy = by_cum ? y->cum : y->flat;
 
 	if (vx != vy)
@@ -33,8 +32,8 @@ const struct entry **report_sorted(const struct report *r, int cum)
 
 	for (i = 0; i < r->nentry; i++)
 		v[i] = &r->entry[i];
-	by_cum = cum;
-	qsort(v, r->nentry, sizeof(*v), cmp_entry);
+	if (r->nentry > 1)
+		qsort_r(v, r->nentry, sizeof(*v), cmp_entry, &cum);
 	return v;
 }
 

@@ -283,7 +283,6 @@ static void find_implicit_rows(struct dwindex *ix, struct unit *u)
 	const unsigned char *p, *end, *prog;
 	uint64_t len, hlen;
 	unsigned version, addr_size = 8, min_inst, opbase, lrange, ver_off = 4;
-	int lbase;
 	const unsigned char *oplen;
 	size_t cap = 0;
 
@@ -312,7 +311,7 @@ static void find_implicit_rows(struct dwindex *ix, struct unit *u)
 	min_inst = (unsigned)rd(&p, end, 1);
 	rd(&p, end, 1);                         /* maximum operations per instruction */
 	rd(&p, end, 1);                         /* default is_stmt */
-	lbase = (signed char)rd(&p, end, 1);
+	rd(&p, end, 1);                         /* line base: lines are not needed */
 	lrange = (unsigned)rd(&p, end, 1);
 	opbase = (unsigned)rd(&p, end, 1);
 	oplen = p;
@@ -376,7 +375,6 @@ static void find_implicit_rows(struct dwindex *ix, struct unit *u)
 			row_implicit = !file_set;
 		}
 	}
-	(void)lbase;
 }
 
 static int cmp_range(const void *a, const void *b)

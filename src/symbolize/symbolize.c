@@ -412,7 +412,7 @@ struct frame {
 };
 
 /* addr2line -f -i -C for one module address: frames innermost first. */
-static int addr2line(struct symbolizer *s, struct module *m, uint64_t addr, struct frame *fr)
+static int addr2line(struct module *m, uint64_t addr, struct frame *fr)
 {
 	struct dwframe df[MAX_FRAMES];
 	const char *file = NULL;
@@ -442,7 +442,6 @@ static int addr2line(struct symbolizer *s, struct module *m, uint64_t addr, stru
 		fr[i].line = df[i].line;
 		fr[i].symaddr = NO_SYMBOL_ADDRESS;
 	}
-	(void)s;
 	return n;
 }
 
@@ -457,7 +456,7 @@ static void symbolize_pc(struct symbolizer *s, struct module *m, struct location
 	int n, i, have_nm = m->bounds.n > 0;
 
 	loc->tried = 1;
-	n = addr2line(s, m, addr, fr);
+	n = addr2line(m, addr, fr);
 	if (have_nm)
 		nm = bounds_lookup(&m->bounds, addr);
 	snprintf(pcname, sizeof(pcname), "0x%0*llx", p->address_bits == 32 ? 8 : 16,
@@ -555,8 +554,8 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 	uint64_t max_pc = 0;
 	size_t i, j, nwork = 0;
 
-	(void)e;
-	elf_version(EV_CURRENT);
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));
 	plan_libraries(&s);
 	for (i = 0; i < p->nlocation; i++)
 		if (p->location[i]->address > max_pc)
