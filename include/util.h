@@ -13,11 +13,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
-/*
- * xcalloc for big tables: from 4 MB on, 2 MB-aligned and backed by huge
- * pages where the kernel allows, to save page faults.  Freed with free().
- */
-void *xcalloc_large(size_t n, size_t size);
+
 
 /* Grow *p (holding *cap elements of size sz) so that it holds at least want. */
 void grow_array(void **p, size_t *cap, size_t want, size_t sz);

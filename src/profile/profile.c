@@ -31,7 +31,7 @@ struct profile_index {
 
 static void table_init(struct table *t, size_t cap)
 {
-	t->slot = xcalloc_large(cap, sizeof(*t->slot));
+	t->slot = xcalloc(cap, sizeof(*t->slot));
 	t->mask = cap - 1;
 	t->used = 0;
 }

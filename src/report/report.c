@@ -54,7 +54,7 @@ struct builder {
 	size_t nkeys, cap_keys;
 	struct strbuf sb, tmp;
 	unsigned addr_digits;
-	const char *qq, *qq0;  /* "??", "??:0" */
+	const char *qq;        /* "??" */
 };
 
 static const char *intern(struct builder *b, const char *s)
@@ -506,7 +506,6 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	r->unit = "samples";
 	b.addr_digits = p->address_bits == 32 ? 8 : 16;
 	b.qq = intern(&b, "??");
-	b.qq0 = intern(&b, "??:0");
 	if (si < 0 || (size_t)si >= p->nsample_type)
 		si = 0;
 	if (o->focus && o->focus[0] && !(focus = regex_compile(o->focus, "--focus", e)))

@@ -461,9 +461,7 @@ static void symbolize_pc(struct symbolizer *s, struct module *m, struct location
 		nm = bounds_lookup(&m->bounds, addr);
 	snprintf(pcname, sizeof(pcname), "0x%0*llx", p->address_bits == 32 ? 8 : 16,
 		 (unsigned long long)loc->address);
-	for (i = 0; i < n; i++) {
-		if (!have_nm)
-			continue;
+	for (i = 0; have_nm && i < n; i++) {
 		if (!fr[i].name) {
 			/* addr2line knows nothing: nm's routine, or the bare address. */
 			fr[i].name = nm ? nm->name : profile_intern(p, pcname);

@@ -1,7 +1,6 @@
 /* arena.c - bump allocator backing every profile and graph. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "arena.h"
 #include "util.h"
@@ -42,23 +41,14 @@ void *arena_alloc(struct arena *a, size_t n)
 	/* Zero-size requests still get a distinct, valid pointer. */
 	n = n ? (n + 15) & ~(size_t)15 : 16;
 	if (n > a->left) {
-		/* Blocks double as the arena grows: fewer, larger (huge-page) blocks. */
+		/* Blocks double as the arena grows, up to a limit. */
 		size_t grow = a->head ? a->head->size * 2 : ARENA_BLOCK;
 		size_t size;
 
 		if (grow > ARENA_MAX_BLOCK)
 			grow = ARENA_MAX_BLOCK;
 		size = n > grow / 4 ? n : grow;
-		if (size >= (2u << 20)) {
-			void *mem;
-
-			if (posix_memalign(&mem, 2u << 20, sizeof(*b) + size))
-				BUG("out of memory");
-			madvise(mem, sizeof(*b) + size, MADV_HUGEPAGE);
-			b = mem;
-		} else {
-			b = xmalloc(sizeof(*b) + size);
-		}
+		b = xmalloc(sizeof(*b) + size);
 		b->size = size;
 		if (size == n && a->head) {
 			/* A big object gets its own block behind the current one. */

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "util.h"
 
@@ -34,23 +33,6 @@ void *xrealloc(void *p, size_t n)
 	if (!q)
 		out_of_memory(n);
 	return q;
-}
-
-void *xcalloc_large(size_t n, size_t size)
-{
-	size_t bytes;
-	void *p;
-
-	if (size && n > SIZE_MAX / size)
-		out_of_memory(SIZE_MAX);
-	bytes = n * size;
-	if (bytes < (4u << 20))
-		return xcalloc(n, size);
-	if (posix_memalign(&p, 2u << 20, bytes))
-		out_of_memory(bytes);
-	madvise(p, bytes, MADV_HUGEPAGE);
-	memset(p, 0, bytes);
-	return p;
 }
 
 char *xstrdup(const char *s)
