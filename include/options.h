@@ -7,13 +7,10 @@
 #include "err.h"
 #include "report.h"
 
-enum output_mode {
-	MODE_NONE,
-	MODE_TEXT,
-};
-
 struct options {
-	enum output_mode mode;
+	/* The output format (report_formats), NULL for the default. */
+	const struct report_format *format;
+	const char *format_arg;  /* --list=RE and the like */
 	enum granularity granularity;
 	int granularity_set;
 	int cum;

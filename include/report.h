@@ -27,6 +27,12 @@ struct report_options {
 	int sample_index;        /* which value of the samples is reported */
 	int quiet;               /* no stderr notes (frame removal) */
 	int keep_stacks;         /* keep the reduced stacks (graphs need them) */
+	/* For formats beyond text. */
+	const char *program;     /* as named on the command line, or NULL */
+	const char *regex;       /* the argument of --list=RE, --disasm=RE */
+	int nodecount;           /* graph trimming: --nodecount, ... */
+	double nodefraction, edgefraction;
+	int maxdegree;
 };
 
 /* One row of a report: a key at the chosen granularity. */
@@ -77,5 +83,24 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 
 /* Entries sorted as the text report lists them; caller frees the array. */
 const struct entry **report_sorted(const struct report *r, int cum);
+
+/*
+ * An output format: its own file in src/report/ defines one, and one row
+ * of the table in report_formats.c lists it; the command line (--NAME),
+ * --help and the man page follow the table.
+ */
+struct report_format {
+	const char *name;        /* "text": selected by --text */
+	const char *arg;         /* argument name when the option takes one ("REGEX"), else NULL */
+	const char *help;
+	/* Writes the report of p to out (a memory stream); -1 with e set on failure. */
+	int (*write)(FILE *out, const struct profile *p, const struct report_options *o,
+		     struct err *e);
+};
+
+extern const struct report_format report_text_format;
+/* The formats, NULL-terminated. */
+extern const struct report_format *const report_formats[];
+const struct report_format *report_find_format(const char *name);
 
 #endif

@@ -12,8 +12,8 @@ enum kind {
 	K_INT,
 	K_DOUBLE,
 	K_STRING,
-	K_MODE,     /* sets mode to value */
 	K_GRAN,     /* sets granularity to value */
+	K_FORMAT,   /* an output format of report_formats */
 };
 
 struct desc {
@@ -28,7 +28,6 @@ struct desc {
 #define OFF(f) offsetof(struct options, f)
 
 static const struct desc table[] = {
-	{ "text", K_MODE, 0, MODE_TEXT, NULL, "Generate text report" },
 	{ "functions", K_GRAN, 0, GRAN_FUNCTIONS, NULL, "Report at function level (default)" },
 	{ "lines", K_GRAN, 0, GRAN_LINES, NULL, "Report at source line level" },
 	{ "addresses", K_GRAN, 0, GRAN_ADDRESSES, NULL, "Report at address level" },
@@ -72,7 +71,16 @@ void options_usage(FILE *out)
 	      "Several profiles are summed.  Options may be written --opt=value,\n"
 	      "--opt value, or -opt, and abbreviated to a unique prefix.\n"
 	      "\n"
-	      "Options:\n", out);
+	      "Output formats (one at most; text is the default):\n", out);
+	for (i = 0; report_formats[i]; i++) {
+		char lhs[64];
+
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", report_formats[i]->name,
+			 report_formats[i]->arg ? "=" : "",
+			 report_formats[i]->arg ? report_formats[i]->arg : "");
+		fprintf(out, "  %-26s %s\n", lhs, report_formats[i]->help);
+	}
+	fputs("\nOptions:\n", out);
 	for (i = 0; i < ARRAY_SIZE(table); i++) {
 		char lhs[64];
 
@@ -99,22 +107,44 @@ static void defaults(struct options *o)
 	o->maxdegree = 8;
 }
 
-/* The descriptor for name (exact, else a unique prefix); *negated for --noNAME. */
-static const struct desc *lookup(const char *name, size_t len, int *negated, struct err *e)
+/*
+ * The descriptor for name (exact, else a unique prefix), or the output
+ * format it names (*fmt); *negated for --noNAME.
+ */
+static const struct desc *lookup(const char *name, size_t len, int *negated,
+				 const struct report_format **fmt, struct err *e)
 {
+	static const struct desc format_desc = { "format", K_FORMAT, 0, 0, NULL, NULL };
 	const struct desc *hit = NULL;
+	const struct report_format *fhit = NULL;
 	size_t i;
 	int n = 0;
 
 	*negated = 0;
+	*fmt = NULL;
 	for (i = 0; i < ARRAY_SIZE(table); i++)
 		if (strlen(table[i].name) == len && !strncmp(table[i].name, name, len))
 			return &table[i];
+	for (i = 0; report_formats[i]; i++)
+		if (strlen(report_formats[i]->name) == len &&
+		    !strncmp(report_formats[i]->name, name, len)) {
+			*fmt = report_formats[i];
+			return &format_desc;
+		}
 	for (i = 0; i < ARRAY_SIZE(table); i++)
 		if (!strncmp(table[i].name, name, len)) {
 			hit = &table[i];
 			n++;
 		}
+	for (i = 0; report_formats[i]; i++)
+		if (!strncmp(report_formats[i]->name, name, len)) {
+			fhit = report_formats[i];
+			n++;
+		}
+	if (n == 1 && fhit) {
+		*fmt = fhit;
+		return &format_desc;
+	}
 	if (n == 1)
 		return hit;
 	if (n > 1) {
@@ -180,6 +210,7 @@ int options_parse(struct options *o, int argc, char **argv, struct err *e)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *name, *eq;
 		const struct desc *d;
+		const struct report_format *fmt;
 		int negated;
 		size_t len;
 
@@ -194,7 +225,7 @@ int options_parse(struct options *o, int argc, char **argv, struct err *e)
 		name = a + (a[1] == '-' ? 2 : 1);
 		eq = strchr(name, '=');
 		len = eq ? (size_t)(eq - name) : strlen(name);
-		if (!(d = lookup(name, len, &negated, e)))
+		if (!(d = lookup(name, len, &negated, &fmt, e)))
 			return -1;
 		switch (d->kind) {
 		case K_BOOL:
@@ -202,12 +233,20 @@ int options_parse(struct options *o, int argc, char **argv, struct err *e)
 				return err_set(e, "option '--%s' takes no value", d->name);
 			*(int *)((char *)o + d->offset) = !negated;
 			break;
-		case K_MODE:
-			if (eq)
-				return err_set(e, "option '--%s' takes no value", d->name);
-			if (o->mode != MODE_NONE && o->mode != (enum output_mode)d->value)
+		case K_FORMAT:
+			if (o->format && o->format != fmt)
 				return err_set(e, "only specify one output mode");
-			o->mode = (enum output_mode)d->value;
+			o->format = fmt;
+			if (!fmt->arg) {
+				if (eq)
+					return err_set(e, "option '--%s' takes no value", fmt->name);
+			} else if (eq) {
+				o->format_arg = eq + 1;
+			} else {
+				if (i + 1 >= argc)
+					return err_set(e, "option '--%s' needs a value", fmt->name);
+				o->format_arg = argv[++i];
+			}
 			break;
 		case K_GRAN:
 			if (eq)

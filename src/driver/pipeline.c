@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "filter.h"
 #include "output.h"
 #include "pipeline.h"
 #include "reader.h"
@@ -85,11 +86,23 @@ static const char **split_prefixes(const char *s, size_t *n, char **buf)
 	return v;
 }
 
+static int check_regex(const char *re, const char *what, struct err *e)
+{
+	struct regex *r;
+
+	if (!re || !*re)
+		return 0;
+	if (!(r = regex_compile(re, what, e)))
+		return -1;
+	regex_free(r);
+	return 0;
+}
+
 int pipeline_run(const struct options *o)
 {
 	struct symbolize_options so = { 0 };
 	struct report_options ro = { 0 };
-	struct report r;
+	const struct report_format *fmt = o->format ? o->format : &report_text_format;
 	struct profile *p = NULL;
 	struct output out;
 	struct err e = { { 0 } };
@@ -134,18 +147,27 @@ int pipeline_run(const struct options *o)
 	ro.show_addresses = o->show_addresses;
 	ro.keep_templates = o->no_strip_temp;
 	ro.no_auto_signal_frames = o->no_auto_signal_frm;
-	if (report_build(p, &ro, &r, &e) < 0) {
+	ro.program = program;
+	ro.regex = o->format_arg;
+	ro.nodecount = o->nodecount;
+	ro.nodefraction = o->nodefraction;
+	ro.edgefraction = o->edgefraction;
+	ro.maxdegree = o->maxdegree;
+	/* Bad regexes are usage errors: check them before any work. */
+	if (check_regex(o->focus, "--focus", &e) < 0 || check_regex(o->ignore, "--ignore", &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		status = 2;
 		goto done;
 	}
 	if (output_open(&out, o->output, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
-		report_release(&r);
 		goto done;
 	}
-	report_text(out.fp, &r, &ro, 0);
-	report_release(&r);
+	if (fmt->write(out.fp, p, &ro, &e) < 0) {
+		fprintf(stderr, "pprof: %s\n", e.msg);
+		output_abort(&out);
+		goto done;
+	}
 	if (output_commit(&out, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		goto done;

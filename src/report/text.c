@@ -73,3 +73,21 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 	}
 	free(v);
 }
+
+static int text_write(FILE *out, const struct profile *p, const struct report_options *o,
+		      struct err *e)
+{
+	struct report r;
+
+	if (report_build(p, o, &r, e) < 0)
+		return -1;
+	report_text(out, &r, o, 0);
+	report_release(&r);
+	return 0;
+}
+
+const struct report_format report_text_format = {
+	.name = "text",
+	.help = "Generate text report",
+	.write = text_write,
+};

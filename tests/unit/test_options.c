@@ -21,7 +21,7 @@ TEST(defaults)
 	struct err e;
 
 	CHECK_EQ_INT(parse(&o, ARGC(argv), argv, &e), 0);
-	CHECK_EQ_INT(o.mode, MODE_NONE);
+	CHECK(o.format == NULL);
 	CHECK_EQ_INT(o.granularity, GRAN_FUNCTIONS);
 	CHECK_EQ_INT(o.granularity_set, 0);
 	CHECK_EQ_INT(o.cum, 0);
@@ -68,7 +68,7 @@ TEST(flags_and_prefixes)
 	struct err e;
 
 	CHECK_EQ_INT(parse(&o, ARGC(a), a, &e), 0);
-	CHECK_EQ_INT(o.mode, MODE_TEXT);
+	CHECK(o.format == &report_text_format);
 	CHECK_EQ_INT(o.granularity, GRAN_LINES);
 	CHECK_EQ_INT(o.granularity_set, 1);
 	CHECK_EQ_INT(o.cum, 1);
@@ -76,7 +76,7 @@ TEST(flags_and_prefixes)
 	free(o.args);
 
 	CHECK_EQ_INT(parse(&o, ARGC(b), b, &e), 0);
-	CHECK_EQ_INT(o.mode, MODE_TEXT);
+	CHECK(o.format == &report_text_format);
 	CHECK_EQ_INT(o.granularity, GRAN_ADDRESSES);
 	CHECK_EQ_INT(o.show_addresses, 1);
 	CHECK_STR(o.output, "out.txt");
@@ -148,7 +148,7 @@ TEST(positional)
 		CHECK_STR(o.args[3], "d.prof");
 	}
 	CHECK_STR(o.focus, "b.prof");    /* "--focus VALUE" took the next word */
-	CHECK_EQ_INT(o.mode, MODE_TEXT);
+	CHECK(o.format == &report_text_format);
 	CHECK_EQ_INT(o.cum, 1);
 	free(o.args);
 }

@@ -1,0 +1,19 @@
+/* formats.c - the table of output formats that the command line and --help read. */
+#include <string.h>
+
+#include "report.h"
+
+const struct report_format *const report_formats[] = {
+	&report_text_format,
+	NULL,
+};
+
+const struct report_format *report_find_format(const char *name)
+{
+	size_t i;
+
+	for (i = 0; report_formats[i]; i++)
+		if (!strcmp(report_formats[i]->name, name))
+			return report_formats[i];
+	return NULL;
+}
