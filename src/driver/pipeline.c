@@ -24,6 +24,19 @@ static int is_profile_file(const char *path)
 	return 1;
 }
 
+static int same_kind(const struct profile *a, const struct profile *b)
+{
+	size_t i;
+
+	if (a->nsample_type != b->nsample_type)
+		return 0;
+	for (i = 0; i < a->nsample_type; i++)
+		if (strcmp(a->sample_type[i].type, b->sample_type[i].type) ||
+		    strcmp(a->sample_type[i].unit, b->sample_type[i].unit))
+			return 0;
+	return 1;
+}
+
 /*
  * Reads the profiles, the last one first as gperftools pprof does (its
  * mapped-object list is the one used), adding the others and subtracting
@@ -39,7 +52,7 @@ static struct profile *load_profiles(const struct options *o, char **files, int 
 	for (i = 0; i < n - 1; i++) {
 		if (reader_load(files[i], &q, e) < 0)
 			goto fail;
-		if (q->nsample_type != p->nsample_type) {
+		if (!same_kind(q, p)) {
 			err_set(e, "%s: not the same kind of profile as %s", files[i], files[n - 1]);
 			profile_free(q);
 			goto fail;
@@ -50,7 +63,7 @@ static struct profile *load_profiles(const struct options *o, char **files, int 
 	if (o->base) {
 		if (reader_load(o->base, &q, e) < 0)
 			goto fail;
-		if (q->nsample_type != p->nsample_type) {
+		if (!same_kind(q, p)) {
 			err_set(e, "%s: not the same kind of profile as %s", o->base, files[n - 1]);
 			profile_free(q);
 			goto fail;

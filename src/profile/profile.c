@@ -344,59 +344,54 @@ static void import_mappings(struct profile *dst, const struct profile *src)
 			dst->location[i]->mapping = profile_find_mapping(dst, dst->location[i]->address);
 }
 
-void profile_merge(struct profile *dst, const struct profile *src, int64_t scale)
+/*
+ * Adds src's samples times scale to dst.  With drop_negative, stacks dst
+ * lacks are skipped and results below zero become zero.  Every address of
+ * src gets a location in dst even so: pprof symbolizes every address it
+ * read, and that order shapes some names.
+ */
+static void combine(struct profile *dst, const struct profile *src, int64_t scale,
+		    int drop_negative)
 {
 	struct location **buf = NULL;
 	int64_t *val = xcalloc(dst->nsample_type, sizeof(*val));
 	size_t cap = 0, i, j;
 
 	if (src->nsample_type != dst->nsample_type)
-		BUG("merging profiles of different sample types");
-	import_mappings(dst, src);
+		BUG("combining profiles of different sample types");
 	for (i = 0; i < src->nsample; i++) {
 		const struct sample *s = src->sample[i];
+		struct location **loc = translate(dst, s, &buf, &cap);
+		uint64_t h = profile_stack_hash(loc, s->nlocation);
+		struct sample *d;
 
+		if (drop_negative) {
+			struct table *t = &dst->index->sample;
+			struct slot *slot;
+
+			TABLE_FIND(t, h, same_stack(dst->sample[idx - 1], loc, s->nlocation), slot);
+			if (!slot->idx)
+				continue;
+		}
 		for (j = 0; j < dst->nsample_type; j++)
 			val[j] = s->value[j] * scale;
-		profile_add_sample(dst, translate(dst, s, &buf, &cap), s->nlocation, val);
-	}
-	free(buf);
-	free(val);
-}
-
-void profile_subtract(struct profile *p, const struct profile *base, int drop_negative)
-{
-	struct location **buf = NULL;
-	int64_t *val = xcalloc(p->nsample_type, sizeof(*val));
-	size_t cap = 0, i, j;
-
-	if (base->nsample_type != p->nsample_type)
-		BUG("subtracting profiles of different sample types");
-	for (i = 0; i < base->nsample; i++) {
-		const struct sample *s = base->sample[i];
-		struct sample *d;
-		struct location **loc;
-		uint64_t h;
-		struct slot *slot;
-		struct table *t = &p->index->sample;
-
-		/*
-		 * Base-only stacks still bring their locations: pprof symbolizes
-		 * every address it read, and that order shapes some names.
-		 */
-		loc = translate(p, s, &buf, &cap);
-		h = profile_stack_hash(loc, s->nlocation);
-		TABLE_FIND(t, h, same_stack(p->sample[idx - 1], loc, s->nlocation), slot);
-		if (!slot->idx && drop_negative)
-			continue;
-		for (j = 0; j < p->nsample_type; j++)
-			val[j] = -s->value[j];
-		d = profile_add_sample(p, loc, s->nlocation, val);
+		d = profile_add_sample_hashed(dst, loc, s->nlocation, val, h);
 		if (drop_negative)
-			for (j = 0; j < p->nsample_type; j++)
+			for (j = 0; j < dst->nsample_type; j++)
 				if (d->value[j] < 0)
 					d->value[j] = 0;
 	}
 	free(buf);
 	free(val);
+}
+
+void profile_merge(struct profile *dst, const struct profile *src, int64_t scale)
+{
+	import_mappings(dst, src);
+	combine(dst, src, scale, 0);
+}
+
+void profile_subtract(struct profile *p, const struct profile *base, int drop_negative)
+{
+	combine(p, base, -1, drop_negative);
 }
