@@ -557,6 +557,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 			if (!keep || drop)
 				continue;
 		}
+		r->kept_total += w->count;
 		reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
 	}
 	ret = 0;
