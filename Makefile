@@ -7,7 +7,7 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 
-PKGS = libdw libelf libpcre2-8 zlib
+PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc
 PKG_CONFIG ?= pkg-config
 
 CC ?= cc
@@ -18,7 +18,7 @@ ALL_CFLAGS = -std=gnu11 -pthread $(WARN) $(CFLAGS)
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # libiberty (binutils' demangler) ships no pkg-config file.
-LIBS = $(PKG_LIBS) -liberty -lpthread
+LIBS = $(PKG_LIBS) -liberty -lpthread -lm
 
 ifeq ($(SANITIZE),1)
 BUILD = build/san

@@ -22,9 +22,11 @@ struct options {
 	int drop_negative;
 	const char *lib_prefix;
 	int show_addresses;
+	const char *sample_index; /* which sample value to report: a type name or a number */
 	int no_strip_temp;
 	int no_auto_signal_frm;
 	int verbose;
+	int interactive;
 	const char *output;
 	int help, version;
 

@@ -2,6 +2,7 @@
 #ifndef PPROF_REPORT_H
 #define PPROF_REPORT_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -46,11 +47,18 @@ struct entry {
 	const char *display;
 };
 
-/* A stack after reduction: entry indexes, leaf first, each at most once. */
+/*
+ * A stack after reduction: entry indexes, leaf first, each at most once.
+ * chain holds the same stack before de-duplication (every inline level of
+ * every frame, leaf first): chain[i] calls chain[i - 1], so its adjacent
+ * pairs are the call graph's edges, self-edges of recursion included.
+ */
 struct rstack {
 	uint32_t *entry;
 	uint32_t n;
 	int64_t count;
+	uint32_t *chain;
+	uint32_t nchain;
 };
 
 /*
@@ -66,9 +74,16 @@ struct report {
 	size_t nentry, cap_entry;
 	struct rstack *stack;
 	size_t nstack, cap_stack;
-	const char *unit;       /* "samples" */
+	const char *unit;       /* "samples"; "s" for nanoseconds; a count's type ("calls") */
+	int64_t divisor;        /* values print as value / divisor ("%.2f") when above 1 */
 	struct entry_index *index;
 };
+
+/*
+ * Set by a SIGINT handler (the prompt's) to stop a long report_build,
+ * which then fails with "interrupted"; the caller clears it.
+ */
+extern volatile sig_atomic_t report_interrupt;
 
 /* Runs pprof's pipeline on a symbolized profile; p is not modified. */
 int report_build(const struct profile *p, const struct report_options *o, struct report *r,
@@ -81,6 +96,12 @@ void report_release(struct report *r);
  * descending and key ascending; limit > 0 stops after that many entries.
  */
 void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit);
+/* The rows alone, without the Total line (the prompt prints its own). */
+void report_text_rows(FILE *out, const struct report *r, const struct report_options *o,
+		      int limit);
+
+/* A value as reports print it: "%lld", or "%.2f" of value / divisor. */
+void report_value(const struct report *r, int64_t v, char *buf, size_t n);
 
 /* Entries sorted as the text report lists them; caller frees the array. */
 const struct entry **report_sorted(const struct report *r, int cum);
@@ -97,9 +118,16 @@ struct report_format {
 	/* Writes the report of p to out (a memory stream); -1 with e set on failure. */
 	int (*write)(FILE *out, const struct profile *p, const struct report_options *o,
 		     struct err *e);
+	/* Shows the report in a viewer instead: nothing goes to stdout or -o. */
+	int viewer;
 };
 
 extern const struct report_format report_text_format;
+/* Call graphs: dot.c writes DOT; render.c lays it out and renders it with gvc. */
+extern const struct report_format report_dot_format, report_ps_format, report_pdf_format,
+	report_svg_format, report_gif_format, report_png_format;
+/* render.c: render to a temporary file and open a viewer on it. */
+extern const struct report_format report_gv_format, report_evince_format, report_web_format;
 /* The formats, NULL-terminated. */
 extern const struct report_format *const report_formats[];
 const struct report_format *report_find_format(const char *name);

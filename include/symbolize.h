@@ -31,6 +31,26 @@ struct symbolize_options {
 int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e);
 
 /*
+ * symbolize_profile for gprof data (reader_is_gmon; other profiles, and
+ * gmon data without a program, go to symbolize_profile as they are), in
+ * src/symbolize/gprof.c.  First the load address: glibc records link-time
+ * addresses (even for PIE), older ones runtime addresses; when the
+ * histogram ranges and arcs do not fit the program's image as they are
+ * and the program is position-independent, the page-aligned bias that
+ * puts them inside it with the most arc callees just past a function
+ * entry (tie: the histogram ending nearest the end of the code) is taken,
+ * and a mapping of the program at that bias is added.  Then, after
+ * symbolize_profile, every address in the program is renamed after the
+ * symbol gprof credits it to (its T, W and filtered t symbols, each
+ * running to the next: see gprof.c), one frame with the innermost
+ * file:line found, and addresses it credits to none lose their names (they
+ * show as addresses); arcs gprof drops (an end outside its symbols) and
+ * self-recursive ones (not in gprof's calls column) lose their calls, and
+ * symbols gprof excludes (mcount and the like) their time.
+ */
+int symbolize_gprof(struct profile *p, const struct symbolize_options *o, struct err *e);
+
+/*
  * Checks that path is a readable ELF file: returns -1 with "cannot open
  * 'path': ..." or "'path' is not an ELF file" otherwise.
  */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "interactive.h"
 #include "output.h"
 #include "pipeline.h"
 #include "reader.h"
@@ -111,6 +112,29 @@ static int check_regex(const char *re, const char *what, struct err *e)
 	return 0;
 }
 
+/* --sample_index: a sample type's name, or its position counted from 0. */
+static int find_sample_index(const struct profile *p, const char *name, struct err *e)
+{
+	struct strbuf have = STRBUF_INIT;
+	char *end;
+	unsigned long n;
+	size_t i;
+
+	if (!name || !*name)
+		return 0;
+	for (i = 0; i < p->nsample_type; i++)
+		if (!strcmp(p->sample_type[i].type, name))
+			return (int)i;
+	n = strtoul(name, &end, 10);
+	if (!*end && n < p->nsample_type)
+		return (int)n;
+	for (i = 0; i < p->nsample_type; i++)
+		sb_addf(&have, "%s%s", i ? ", " : "", p->sample_type[i].type);
+	err_set(e, "--sample_index: no sample value '%s' (this profile has: %s)", name, sb_str(&have));
+	sb_release(&have);
+	return -1;
+}
+
 int pipeline_run(const struct options *o)
 {
 	struct symbolize_options so = { 0 };
@@ -144,12 +168,15 @@ int pipeline_run(const struct options *o)
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		return 1;
 	}
+	/* A DCPI image: checked against its program, or the header's path when none is given. */
+	program = dcpi_fit_program(p, program);
 	prefixes = split_prefixes(o->lib_prefix, &so.nlib_prefix, &prefix_buf);
 	so.program = program;
 	so.lib_prefix = prefixes;
 	so.verbose = o->verbose;
 	so.keep_templates = o->no_strip_temp;
-	if (symbolize_profile(p, &so, &e) < 0) {
+	/* gmon.out data is named as gprof names it. */
+	if ((reader_is_gmon(p) ? symbolize_gprof(p, &so, &e) : symbolize_profile(p, &so, &e)) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		goto done;
 	}
@@ -166,9 +193,25 @@ int pipeline_run(const struct options *o)
 	ro.nodefraction = o->nodefraction;
 	ro.edgefraction = o->edgefraction;
 	ro.maxdegree = o->maxdegree;
+	if ((ro.sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
+		fprintf(stderr, "pprof: %s\n", e.msg);
+		status = 2;
+		goto done;
+	}
 	/* Bad regexes are usage errors: check them before any work. */
 	if (check_regex(o->focus, "--focus", &e) < 0 || check_regex(o->ignore, "--ignore", &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
+		status = 2;
+		goto done;
+	}
+	/* No output format and a terminal to talk to: the prompt, as pprof does. */
+	if (o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO))) {
+		status = interactive_run(p, &ro, o->verbose);
+		goto done;
+	}
+	if (fmt->viewer && o->output) {
+		fprintf(stderr, "pprof: --%s shows the report in a viewer; -o does not apply\n",
+			fmt->name);
 		status = 2;
 		goto done;
 	}
@@ -179,6 +222,12 @@ int pipeline_run(const struct options *o)
 	if (fmt->write(out.fp, p, &ro, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		output_abort(&out);
+		goto done;
+	}
+	if (fmt->viewer) {
+		/* The viewer has it: there is nothing to write. */
+		output_abort(&out);
+		status = 0;
 		goto done;
 	}
 	if (output_commit(&out, &e) < 0) {

@@ -9,8 +9,12 @@
 #include "reader.h"
 #include "strbuf.h"
 
+/* gmon first: gperftools' sniff claims any file that starts with 4 zero
+ * bytes, as a BSD gmon.out of a program at address 0 does. */
 static const struct reader *const readers[] = {
+	&reader_gmon,
 	&reader_gperf,
+	&reader_dcpi,
 };
 
 int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,

@@ -5,6 +5,15 @@
 
 const struct report_format *const report_formats[] = {
 	&report_text_format,
+	&report_gv_format,
+	&report_evince_format,
+	&report_web_format,
+	&report_dot_format,
+	&report_ps_format,
+	&report_pdf_format,
+	&report_svg_format,
+	&report_gif_format,
+	&report_png_format,
 	NULL,
 };
 

@@ -52,6 +52,8 @@ struct builder {
 	struct locinfo *li;
 	uint32_t *keys;        /* all locations' entry lists */
 	size_t nkeys, cap_keys;
+	uint32_t *chain;       /* a stack's entries before de-duplication (keep_stacks) */
+	size_t cap_chain;
 	struct strbuf sb, tmp;
 	unsigned addr_digits;
 	const char *qq;        /* "??" */
@@ -456,12 +458,17 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 			 uint32_t *seen, uint32_t stamp)
 {
 	struct report *r = b->r;
-	uint32_t j, np = 0;
+	uint32_t j, np = 0, nc = 0;
 
 	for (j = 0; j <= w->n - w->k; j++) {
 		const struct locinfo *li = &b->li[ws_frame(w, j)->id - 1];
 		const uint32_t *k = b->keys + li->key_off, *end = k + li->nkey;
 
+		if (b->o->keep_stacks && li->nkey) {
+			GROW(b->chain, b->cap_chain, nc + li->nkey);
+			memcpy(b->chain + nc, k, li->nkey * sizeof(*k));
+			nc += li->nkey;
+		}
 		for (; k < end; k++) {
 			if (seen[*k] == stamp)
 				continue;
@@ -483,8 +490,37 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 		rs->n = np;
 		rs->count = w->count;
 		rs->entry = arena_memdup(&r->arena, path, np * sizeof(*path));
+		rs->nchain = nc;
+		rs->chain = arena_memdup(&r->arena, b->chain, nc * sizeof(*b->chain));
 	}
 }
+
+/*
+ * How the reported value prints: times in nanoseconds (gmon.out) as
+ * seconds, "nanoX" (gmon.out in another dimension X) as X; a count other
+ * than the first sample type (--sample_index=calls) by its type; the rest
+ * as gperftools' samples.
+ */
+static void set_unit(const struct profile *p, int si, struct report *r)
+{
+	const struct value_type *vt = p->nsample_type ? &p->sample_type[si] : NULL;
+
+	r->unit = "samples";
+	r->divisor = 1;
+	if (!vt || !strcmp(vt->type, "samples"))
+		return;
+	if (!strcmp(vt->unit, "nanoseconds")) {
+		r->unit = "s";
+		r->divisor = 1000000000;
+	} else if (!strncmp(vt->unit, "nano", 4) && vt->unit[4]) {
+		r->unit = vt->unit + 4;
+		r->divisor = 1000000000;
+	} else if (si > 0 && !strcmp(vt->unit, "count")) {
+		r->unit = vt->type;
+	}
+}
+
+volatile sig_atomic_t report_interrupt;
 
 int report_build(const struct profile *p, const struct report_options *o, struct report *r,
 		 struct err *e)
@@ -508,6 +544,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	b.qq = intern(&b, "??");
 	if (si < 0 || (size_t)si >= p->nsample_type)
 		si = 0;
+	set_unit(p, si, r);
 	if (o->focus && o->focus[0] && !(focus = regex_compile(o->focus, "--focus", e)))
 		goto out;
 	if (o->ignore && o->ignore[0] && !(ignore = regex_compile(o->ignore, "--ignore", e)))
@@ -557,6 +594,10 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 			if (!keep || drop)
 				continue;
 		}
+		if (report_interrupt && !(i & 0xffff)) {
+			err_set(e, "interrupted");
+			goto out;
+		}
 		r->kept_total += w->count;
 		reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
 	}
@@ -568,10 +609,14 @@ out:
 	free(b.fi);
 	free(b.li);
 	free(b.keys);
+	free(b.chain);
 	sb_release(&b.sb);
 	sb_release(&b.tmp);
 	regex_free(focus);
 	regex_free(ignore);
+	/* A failed build leaves nothing for the caller to release. */
+	if (ret < 0)
+		report_release(r);
 	return ret;
 }
 

@@ -46,26 +46,44 @@ static void print_name(FILE *out, const struct entry *e, const struct report_opt
 		fprintf(out, "%s\n", e->display ? e->display : e->key);
 }
 
+void report_value(const struct report *r, int64_t v, char *buf, size_t n)
+{
+	if (r->divisor > 1)
+		snprintf(buf, n, "%.2f", (double)v / (double)r->divisor);
+	else
+		snprintf(buf, n, "%lld", (long long)v);
+}
+
 void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit)
+{
+	if (r->total != 0) {
+		char t[48];
+
+		report_value(r, r->total, t, sizeof(t));
+		fprintf(out, "Total: %s %s\n", t, r->unit);
+	}
+	report_text_rows(out, r, o, limit);
+}
+
+void report_text_rows(FILE *out, const struct report *r, const struct report_options *o, int limit)
 {
 	const struct entry **v = report_sorted(r, o->cum);
 	int64_t running = 0;
 	size_t i;
 	int lines = 0;
 
-	if (r->total != 0)
-		fprintf(out, "Total: %lld %s\n", (long long)r->total, r->unit);
 	for (i = 0; i < r->nentry; i++) {
 		const struct entry *e = v[i];
-		char fp[32], rp[32], cp[32];
+		char fp[32], rp[32], cp[32], fv[48], cv[48];
 
 		running += e->flat;
 		if (e->flat != 0 || e->cum != 0) {
 			percent(fp, sizeof(fp), e->flat, r->local_total);
 			percent(rp, sizeof(rp), running, r->local_total);
 			percent(cp, sizeof(cp), e->cum, r->local_total);
-			fprintf(out, "%8lld %6s %6s %8lld %6s ", (long long)e->flat, fp, rp,
-				(long long)e->cum, cp);
+			report_value(r, e->flat, fv, sizeof(fv));
+			report_value(r, e->cum, cv, sizeof(cv));
+			fprintf(out, "%8s %6s %6s %8s %6s ", fv, fp, rp, cv, cp);
 			print_name(out, e, o);
 		}
 		if (limit > 0 && ++lines >= limit)
@@ -78,9 +96,13 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 		      struct err *e)
 {
 	struct report r;
+	size_t i;
 
 	if (report_build(p, o, &r, e) < 0)
 		return -1;
+	/* Metadata (a DCPI header) comes first; CPU profiles have none. */
+	for (i = 0; i < p->ncomment; i++)
+		fprintf(out, "%s\n", p->comment[i]);
 	report_text(out, &r, o, 0);
 	report_release(&r);
 	return 0;

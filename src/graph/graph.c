@@ -1,0 +1,207 @@
+/* graph.c - call graph nodes and edges from a report's stacks, trimmed as gperftools pprof does. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+#include "util.h"
+
+static int64_t abs64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct entry *x = ((const struct graph_node *)a)->entry;
+	const struct entry *y = ((const struct graph_node *)b)->entry;
+	int64_t cx = abs64(x->cum), cy = abs64(y->cum);
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct graph_edge *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return 0;
+}
+
+/* The kept nodes: the first nodecount by |cum|, less a tail with |cum| <= node_limit. */
+static void pick_nodes(struct graph *g, const struct report *r, const struct graph_options *o)
+{
+	uint8_t *seen = xcalloc(r->nentry + 1, 1);
+	size_t i, j, keep;
+
+	for (i = 0; i < r->nstack; i++)
+		for (j = 0; j < r->stack[i].n; j++)
+			seen[r->stack[i].entry[j]] = 1;
+	g->node = xcalloc(r->nentry + 1, sizeof(*g->node));
+	for (i = 0; i < r->nentry; i++)
+		if (seen[i])
+			g->node[g->candidates++].entry = &r->entry[i];
+	free(seen);
+	if (g->candidates > 1)
+		qsort(g->node, g->candidates, sizeof(*g->node), cmp_node);
+	keep = o->nodecount > 0 ? (size_t)o->nodecount : 0;
+	if (keep > g->candidates)
+		keep = g->candidates;
+	while (keep > 0 && abs64(g->node[keep - 1].entry->cum) <= g->node_limit)
+		keep--;
+	g->nnode = keep;
+	g->dropped_nodes = g->candidates - keep;
+}
+
+/* Edge counts by (src, dst) node pair, in an open-addressing table. */
+struct edge_table {
+	struct graph_edge *slot;  /* count 0 and src UINT32_MAX: empty */
+	size_t mask, used;
+};
+
+static struct graph_edge *edge_slot(struct edge_table *t, uint32_t src, uint32_t dst)
+{
+	size_t k = hash_u64(((uint64_t)src << 32) | dst) & t->mask;
+
+	while (t->slot[k].src != UINT32_MAX && (t->slot[k].src != src || t->slot[k].dst != dst))
+		k = (k + 1) & t->mask;
+	return &t->slot[k];
+}
+
+static void edge_table_init(struct edge_table *t, size_t cap)
+{
+	size_t i;
+
+	t->mask = cap - 1;
+	t->used = 0;
+	t->slot = xmalloc(cap * sizeof(*t->slot));
+	for (i = 0; i < cap; i++) {
+		t->slot[i].src = t->slot[i].dst = UINT32_MAX;
+		t->slot[i].count = 0;
+	}
+}
+
+static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t count)
+{
+	struct graph_edge *s = edge_slot(t, src, dst);
+
+	if (s->src == UINT32_MAX) {
+		s->src = src;
+		s->dst = dst;
+		s->count = 0;
+		if (++t->used * 2 > t->mask + 1) {
+			struct edge_table n;
+			size_t i;
+
+			s->count = count;
+			edge_table_init(&n, (t->mask + 1) * 2);
+			for (i = 0; i <= t->mask; i++)
+				if (t->slot[i].src != UINT32_MAX)
+					*edge_slot(&n, t->slot[i].src, t->slot[i].dst) = t->slot[i];
+			n.used = t->used;
+			free(t->slot);
+			*t = n;
+			return;
+		}
+	}
+	s->count += count;
+}
+
+/* Every adjacent caller->callee pair of every stack whose ends are both kept nodes. */
+static void collect_edges(struct graph *g, const struct report *r, struct edge_table *t)
+{
+	uint32_t *node_of = xmalloc((r->nentry + 1) * sizeof(*node_of));
+	size_t i, j;
+
+	for (i = 0; i < r->nentry; i++)
+		node_of[i] = UINT32_MAX;
+	for (i = 0; i < g->nnode; i++)
+		node_of[g->node[i].entry - r->entry] = (uint32_t)i;
+	for (i = 0; i < r->nstack; i++) {
+		const struct rstack *s = &r->stack[i];
+
+		for (j = 1; j < s->nchain; j++) {
+			uint32_t src = node_of[s->chain[j]], dst = node_of[s->chain[j - 1]];
+
+			if (src != UINT32_MAX && dst != UINT32_MAX)
+				edge_add(t, src, dst, s->count);
+		}
+	}
+	free(node_of);
+}
+
+/* Keeps edges in order of decreasing count, as PrintDot does. */
+static void pick_edges(struct graph *g, struct edge_table *t, const struct graph_options *o)
+{
+	size_t *indeg = xcalloc(g->nnode + 1, sizeof(*indeg));
+	size_t *outdeg = xcalloc(g->nnode + 1, sizeof(*outdeg));
+	size_t maxdeg = o->maxdegree > 0 ? (size_t)o->maxdegree : 0;
+	size_t i, n = 0;
+
+	g->edge = xcalloc(t->used + 1, sizeof(*g->edge));
+	for (i = 0; i <= t->mask; i++)
+		if (t->slot[i].src != UINT32_MAX)
+			g->edge[n++] = t->slot[i];
+	if (n > 1)
+		qsort(g->edge, n, sizeof(*g->edge), cmp_edge);
+	g->candidate_edges = n;
+	g->nedge = 0;
+	for (i = 0; i < n; i++) {
+		const struct graph_edge *ed = &g->edge[i];
+		int keep;
+
+		if (indeg[ed->dst] == 0)
+			keep = 1;       /* the target stays reachable */
+		else if (abs64(ed->count) <= g->edge_limit)
+			keep = 0;
+		else if (outdeg[ed->src] >= maxdeg || indeg[ed->dst] >= maxdeg)
+			keep = 0;
+		else
+			keep = 1;
+		if (!keep)
+			continue;
+		outdeg[ed->src]++;
+		indeg[ed->dst]++;
+		g->edge[g->nedge++] = *ed;
+	}
+	g->dropped_edges = n - g->nedge;
+	free(indeg);
+	free(outdeg);
+}
+
+int graph_build(const struct report *r, const struct graph_options *o, struct graph *g,
+		struct err *e)
+{
+	struct edge_table t;
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	if (!r->nstack)
+		for (i = 0; i < r->nentry; i++)
+			if (r->entry[i].cum != 0)
+				return err_set(e, "graph: the report was built without its stacks");
+	g->total = r->total;
+	g->local_total = r->local_total;
+	/* Perl's int() truncates toward zero, as the C conversion does. */
+	g->node_limit = (int64_t)(o->nodefraction * (double)r->local_total);
+	g->edge_limit = (int64_t)(o->edgefraction * (double)r->local_total);
+	pick_nodes(g, r, o);
+	edge_table_init(&t, 64);
+	collect_edges(g, r, &t);
+	pick_edges(g, &t, o);
+	free(t.slot);
+	return 0;
+}
+
+void graph_release(struct graph *g)
+{
+	free(g->node);
+	free(g->edge);
+	memset(g, 0, sizeof(*g));
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# t-interactive.sh - the (pprof) prompt, driven through standard input and
+# through a pseudo-terminal: top, settings, help, errors, completion, history.
+set -u
+source "$(dirname "$0")/lib.sh"
+
+G=$TESTDATA/golden
+W=$TEST_TMP/interactive
+mkdir -p "$W/home"
+run() { printf "$1" | "$PPROF" --interactive "$G/prog" "$G/prof64le.prof" 2>"$W/err"; }
+
+run 'top5\n' >"$W/top5"
+"$PPROF" --text "$G/prog" "$G/prof64le.prof" | head -n 6 >"$W/text5"
+same_output "top5 equals the first rows of --text" "$W/text5" "$W/top5"
+check "piped input shows no prompt" bash -c "! grep -q '(pprof)' '$W/top5' '$W/err'"
+
+run 'top20 --cum\n' >"$W/topcum"
+"$PPROF" --text --cum "$G/prog" "$G/prof64le.prof" | head -n 21 >"$W/textcum"
+same_output "top20 --cum equals --text --cum" "$W/textcum" "$W/topcum"
+
+run 'top\n' >"$W/top"
+"$PPROF" --text "$G/prog" "$G/prof64le.prof" | head -n 11 >"$W/text10"
+same_output "top shows 10 rows" "$W/text10" "$W/top"
+
+run 'focus=walk\ntop100\n' >"$W/focus"
+"$PPROF" --text --focus=walk "$G/prog" "$G/prof64le.prof" >"$W/textfocus"
+same_output "focus= persists and equals --focus" "$W/textfocus" "$W/focus"
+
+run 'lines\ntop100\ngranularity=functions\ntop100\n' >"$W/gran"
+{ "$PPROF" --text --lines "$G/prog" "$G/prof64le.prof"
+  "$PPROF" --text "$G/prog" "$G/prof64le.prof"; } >"$W/textgran"
+same_output "granularity settings equal --lines, then --functions" "$W/textgran" "$W/gran"
+
+run 'ignore=leaf\ntop100\nignore=\ntop1\n' >"$W/ignore"
+{ "$PPROF" --text --ignore=leaf "$G/prog" "$G/prof64le.prof"
+  "$PPROF" --text "$G/prog" "$G/prof64le.prof" | head -n 2; } >"$W/textignore"
+same_output "ignore= persists until cleared" "$W/textignore" "$W/ignore"
+
+run 'top100 -leaf_a\n' >"$W/dash"
+check "top -RE ignores matching stacks" bash -c "grep -v ^After '$W/dash' | grep -vq leaf_a && ! grep -v ^After '$W/dash' | grep -q leaf_a"
+check "top -RE says what it ignores" grep -q "Ignoring samples in call stacks that match 'leaf_a'" "$W/err"
+check "top -RE reports what is left" grep -q "^After ignoring 'leaf_a': " "$W/dash"
+
+run 'help\n' >"$W/help"
+for c in top list disasm gv web focus ignore help quit; do
+	check "help lists $c" grep -q "^  $c" "$W/help"
+done
+run 'help top\n' >"$W/helptop"
+check "help COMMAND explains it" grep -q 'cumulative' "$W/helptop"
+
+run 'bogus\ntop1\n' >"$W/bogus"
+check "an unknown command is one error line" test "$(grep -c 'Unknown command' "$W/err")" -eq 1
+check "the prompt goes on after an error" grep -q '^Total:' "$W/bogus"
+run 'focus=(\ntop1\n' >"$W/badre"
+check "a bad regex is one error line" grep -q "invalid focus regex" "$W/err"
+check "the prompt goes on after a bad regex" grep -q '^Total:' "$W/badre"
+run 'nodecount=x\n' >/dev/null
+check "a bad number is refused" grep -q 'nodecount' "$W/err"
+run 'top1\nquit\ntop5\n' >"$W/quit"
+check "quit ends the session" test "$(grep -c '^Total' "$W/quit")" -eq 1
+printf 'top1\n' | "$PPROF" --interactive "$G/prog" "$G/prof64le.prof" >/dev/null 2>&1
+check "end of input ends with status 0" test $? -eq 0
+
+# Through a pseudo-terminal: prompt, completion and history across runs.
+cat >"$W/drive_tty.py" <<'PY'
+# Runs pprof on a pseudo-terminal, types keys, and prints what it showed.
+import os, pty, select, signal, sys, time
+argv = sys.argv[1:]
+def session(keys):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(argv[0], argv)
+    out = b""
+    def read_until(pat, timeout=10):
+        nonlocal out
+        end = time.time() + timeout
+        while pat not in out[mark:] and time.time() < end:
+            r, _, _ = select.select([fd], [], [], 0.2)
+            if r:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    break
+    mark = 0
+    read_until(b"(pprof) ")
+    for k in keys + [b"quit\r"]:
+        mark = len(out)
+        os.write(fd, k)
+        read_until(b"(pprof) ", 5)
+    for _ in range(50):
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    return out.decode("utf-8", "replace")
+first = session([b"top2\r", b"wal\t\r"])
+second = session([b"\x1b[A\x1b[A\x1b[A\r"])
+third = session([b"to\x03", b"top1\r"])
+sys.stdout.write(first + "\n=====\n" + second + "\n#####\n" + third)
+PY
+HOME=$W/home XDG_DATA_HOME=$W/home/data TERM=xterm python3 "$W/drive_tty.py" "$PPROF" "$G/prog" "$G/prof64le.prof" >"$W/pty.out" 2>&1
+check "a terminal gets the welcome line and the prompt" grep -q "Welcome to pprof" "$W/pty.out"
+check "a terminal runs commands" grep -q "leaf_a" "$W/pty.out"
+check "tab completes a function name (wal -> walk)" grep -q "^walk" "$W/home/data/pprof/history"
+check "the history is kept in XDG_DATA_HOME" grep -q "top2" "$W/home/data/pprof/history"
+check "the history comes back in the next session (up-arrow reruns top2)" \
+	bash -c "sed -n '/=====/,/#####/p' '$W/pty.out' | grep -q '^Total: 220'"
+check "Ctrl-C at the prompt gives a fresh prompt, not an exit" \
+	bash -c "sed -n '/#####/,\$p' '$W/pty.out' | grep -q '^Total: 220'"
+
+# Graph commands write the same graph as the command line.
+run "dot >$W/i.dot\n" >/dev/null
+"$PPROF" --dot "$G/prog" "$G/prof64le.prof" >"$W/c.dot" 2>/dev/null
+same_output "dot >FILE writes what --dot prints" "$W/c.dot" "$W/i.dot"
+check "dot >FILE says where it wrote" grep -q "Wrote $W/i.dot" "$W/err"
+(cd "$W" && printf 'pdf\n' | "$PPROF" --interactive "$G/prog" "$G/prof64le.prof" >/dev/null 2>&1)
+check "pdf without a file name writes pprof.1.pdf" bash -c "file '$W/pprof.1.pdf' | grep -q PDF"
+run 'list leaf\n' >/dev/null
+check "commands not built in say so in one line" test "$(wc -l <"$W/err")" -eq 1

@@ -1,0 +1,222 @@
+/* test_gmon.c - unit tests for the gprof gmon.out reader (src/readers/gmon.c). */
+#include <stdint.h>
+#include <string.h>
+
+#include "harness.h"
+#include "reader.h"
+#include "strbuf.h"
+
+enum layout { GNU, BSD44, OLDBSD };
+
+struct gbuf {
+	struct strbuf sb;
+	unsigned width;
+	int big;
+};
+
+static void put_n(struct gbuf *g, uint64_t v, unsigned n)
+{
+	unsigned char b[8];
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		b[i] = (unsigned char)(v >> (8 * (g->big ? n - 1 - i : i)));
+	sb_add(&g->sb, (const char *)b, n);
+}
+
+static void put_w(struct gbuf *g, uint64_t v)
+{
+	put_n(g, v, g->width);
+}
+
+/*
+ * One histogram 0x1000-0x1010 of 4 bins (2 units each, scale 2) with
+ * counts 0, 3, 0, 1 at 100 Hz, and one arc 0x1008 -> 0x100c, count 5.
+ */
+static void build(struct gbuf *g, enum layout layout, unsigned width, int big)
+{
+	static const unsigned bins[4] = { 0, 3, 0, 1 };
+	unsigned i;
+
+	memset(&g->sb, 0, sizeof(g->sb));
+	g->width = width;
+	g->big = big;
+	if (layout == GNU) {
+		sb_add(&g->sb, "gmon", 4);
+		put_n(g, 1, 4);
+		sb_add(&g->sb, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
+		sb_addc(&g->sb, 0);
+		put_w(g, 0x1000);
+		put_w(g, 0x1010);
+		put_n(g, 4, 4);
+		put_n(g, 100, 4);
+		sb_add(&g->sb, "seconds\0\0\0\0\0\0\0\0s", 16);
+	} else {
+		size_t hdr = layout == BSD44 ? (width == 8 ? 40 : 32) : (width == 8 ? 20 : 12);
+
+		put_w(g, 0x1000);
+		put_w(g, 0x1010);
+		put_n(g, hdr + 8, 4);
+		if (layout == BSD44) {
+			put_n(g, 0x00051879, 4);
+			put_n(g, 100, 4);
+			sb_add(&g->sb, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
+		}
+	}
+	for (i = 0; i < 4; i++)
+		put_n(g, bins[i], 2);
+	if (layout == GNU)
+		sb_addc(&g->sb, 1);
+	put_w(g, 0x1008);
+	put_w(g, 0x100c);
+	put_n(g, 5, layout == GNU ? 4 : width);
+}
+
+static int load(struct gbuf *g, struct profile **p, struct err *e)
+{
+	return reader_load_buffer("t.gmon", (const unsigned char *)g->sb.buf, g->sb.len, p, e);
+}
+
+/* The value of sample type k of the one-frame sample at addr (or arc self <- from). */
+static int64_t value_at(const struct profile *p, uint64_t addr, uint64_t from, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsample; i++) {
+		const struct sample *s = p->sample[i];
+
+		if (s->location[0]->address != addr)
+			continue;
+		if ((from == 0 && s->nlocation == 1) ||
+		    (from && s->nlocation == 2 && s->location[1]->address == from))
+			return s->value[k];
+	}
+	return -1;
+}
+
+static void check_content(const struct profile *p)
+{
+	CHECK(reader_is_gmon(p));
+	if (!CHECK_EQ_INT(p->nsample_type, 3))
+		return;
+	CHECK_STR(p->sample_type[0].type, "seconds");
+	CHECK_STR(p->sample_type[0].unit, "nanoseconds");
+	CHECK_STR(p->sample_type[1].type, "calls");
+	CHECK_STR(p->sample_type[2].type, "executions");
+	CHECK_EQ_INT(p->period, 10000000);
+	/* Bin 1 = units 0x802, 0x803: 3 ticks / scale 2 each, at the odd byte. */
+	CHECK_EQ_INT(value_at(p, 0x1005, 0, 0), 15000000);
+	CHECK_EQ_INT(value_at(p, 0x1007, 0, 0), 15000000);
+	CHECK_EQ_INT(value_at(p, 0x100d, 0, 0), 5000000);
+	CHECK_EQ_INT(value_at(p, 0x100f, 0, 0), 5000000);
+	CHECK_EQ_INT(value_at(p, 0x1001, 0, 0), -1);
+	CHECK_EQ_INT(value_at(p, 0x100c, 0x1008, 1), 5);
+	if (CHECK_EQ_INT(p->nmapping, 1)) {
+		CHECK_EQ_U64(p->mapping[0]->start, 0x1000);
+		CHECK_EQ_U64(p->mapping[0]->limit, 0x1010);
+	}
+}
+
+TEST(same_samples_in_every_layout)
+{
+	static const enum layout layouts[] = { GNU, BSD44, OLDBSD };
+	size_t l;
+	unsigned width;
+	int big;
+
+	for (l = 0; l < 3; l++)
+		for (width = 4; width <= 8; width += 4)
+			for (big = 0; big <= 1; big++) {
+				struct gbuf g;
+				struct profile *p = NULL;
+				struct err e = { { 0 } };
+
+				build(&g, layouts[l], width, big);
+				TEST_NOTE("layout %d, %u-bit, %s endian", (int)layouts[l], width * 8,
+					  big ? "big" : "little");
+				if (CHECK_EQ_INT(load(&g, &p, &e), 0)) {
+					CHECK_EQ_INT(p->address_bits, width * 8);
+					check_content(p);
+					profile_free(p);
+				} else {
+					TEST_NOTE("%s", e.msg);
+				}
+				sb_release(&g.sb);
+			}
+}
+
+TEST(truncated)
+{
+	struct gbuf g;
+	size_t n;
+	int bad = 0;
+
+	build(&g, GNU, 8, 0);
+	/* 20-byte header, 49-byte histogram record, 21-byte arc: cuts inside records fail. */
+	for (n = 1; n < g.sb.len; n++) {
+		struct profile *p = NULL;
+		struct err e = { { 0 } };
+		int r = reader_load_buffer("t.gmon", (const unsigned char *)g.sb.buf, n, &p, &e);
+
+		if (n == 20 || n == 69) {
+			bad += r != 0;
+		} else if (r != -1 || !strstr(e.msg, "t.gmon: offset 0x")) {
+			TEST_NOTE("cut at %zu: %s", n, e.msg);
+			bad++;
+		}
+		if (p)
+			profile_free(p);
+	}
+	CHECK_EQ_INT(bad, 0);
+	sb_release(&g.sb);
+}
+
+TEST(errors)
+{
+	struct gbuf g;
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+
+	build(&g, GNU, 8, 0);
+	g.sb.buf[4] = 2;
+	CHECK_EQ_INT(load(&g, &p, &e), -1);
+	CHECK_CONTAINS(e.msg, "t.gmon: offset 0x4: unsupported gmon.out version 2");
+	g.sb.buf[4] = 1;
+	sb_addc(&g.sb, 9);
+	CHECK_EQ_INT(load(&g, &p, &e), -1);
+	CHECK_CONTAINS(e.msg, "offset 0x5a: unknown record tag 9");
+	sb_release(&g.sb);
+
+	build(&g, GNU, 8, 0);
+	memset(g.sb.buf + 29, 0, 8);     /* high_pc = 0x1000... */
+	g.sb.buf[30] = 0x10;             /* ... exactly */
+	CHECK_EQ_INT(load(&g, &p, &e), -1);
+	CHECK_CONTAINS(e.msg, "offset 0x14: histogram with an empty address range");
+	sb_release(&g.sb);
+	CHECK(p == NULL);
+}
+
+TEST(not_claimed)
+{
+	/* A gperftools CPU profile header (0, 3, 0, period, 0) and an ELF file. */
+	static const unsigned char cpu[40] = { 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,
+					       0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x27 };
+	static const unsigned char elf[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+
+	CHECK_EQ_INT(reader_load_buffer("cpu.prof", cpu, sizeof(cpu), &p, &e), -1);
+	CHECK(!strstr(e.msg, "gmon"));
+	CHECK_EQ_INT(reader_load_buffer("prog", elf, sizeof(elf), &p, &e), -1);
+	CHECK_CONTAINS(e.msg, "unknown profile format");
+	CHECK(p == NULL);
+}
+
+int main(void)
+{
+	RUN(same_samples_in_every_layout);
+	RUN(truncated);
+	RUN(errors);
+	RUN(not_claimed);
+	return test_done();
+}

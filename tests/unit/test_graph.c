@@ -1,0 +1,447 @@
+/* test_graph.c - unit tests for the call graph and its trimming (include/graph.h) and the dot output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cgraph.h>
+
+#include "graph.h"
+#include "harness.h"
+#include "profile.h"
+#include "report.h"
+
+static const char *const one_type[] = { "samples", "count" };
+
+/*
+ * Functions main, a, b, rec and inl (inlined into a); addresses:
+ * 0x100 main, 0x200 a, 0x300 b, 0x400 rec, 0x500 inl inside a.
+ */
+static struct location *loc_of(struct profile *p, uint64_t addr, const char *fn,
+			       const char *inlined)
+{
+	struct location *l = profile_location(p, addr);
+	struct line ln[2];
+	size_t n = 0;
+
+	if (inlined) {
+		ln[n].function = profile_function(p, inlined, inlined, "t.c", 1, NO_SYMBOL_ADDRESS);
+		ln[n++].line = 5;
+	}
+	ln[n].function = profile_function(p, fn, fn, "t.c", 1, NO_SYMBOL_ADDRESS);
+	ln[n++].line = 10;
+	profile_set_lines(p, l, ln, n);
+	return l;
+}
+
+static void add(struct profile *p, struct location **stack, size_t n, int64_t count)
+{
+	profile_add_sample(p, stack, n, &count);
+}
+
+/*
+ * Stacks, leaf first:  a main (10); b a main (5); rec rec rec main (4);
+ * inl-in-a main (3); b main (1).  Local total 23.
+ */
+static struct profile *sample_profile(void)
+{
+	struct profile *p = profile_new();
+	struct location *m, *a, *b, *r, *i;
+
+	profile_set_sample_types(p, 1, one_type);
+	m = loc_of(p, 0x100, "main", NULL);
+	a = loc_of(p, 0x200, "a", NULL);
+	b = loc_of(p, 0x300, "b", NULL);
+	r = loc_of(p, 0x400, "rec", NULL);
+	i = loc_of(p, 0x500, "a", "inl");
+	add(p, (struct location *[]){ a, m }, 2, 10);
+	add(p, (struct location *[]){ b, a, m }, 3, 5);
+	add(p, (struct location *[]){ r, r, r, m }, 4, 4);
+	add(p, (struct location *[]){ i, m }, 2, 3);
+	add(p, (struct location *[]){ b, m }, 2, 1);
+	return p;
+}
+
+static void options(struct report_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->granularity = GRAN_FUNCTIONS;
+	o->quiet = 1;
+	o->keep_stacks = 1;
+	o->program = "./t";
+	o->nodecount = 80;
+	o->nodefraction = 0.005;
+	o->edgefraction = 0.001;
+	o->maxdegree = 8;
+}
+
+static struct graph_options gopts(const struct report_options *o)
+{
+	struct graph_options g = { o->nodecount, o->nodefraction, o->edgefraction, o->maxdegree };
+
+	return g;
+}
+
+static const char *key(const struct graph *g, uint32_t n)
+{
+	return g->node[n].entry->key;
+}
+
+/* The count of the kept edge src -> dst, or -1. */
+static int64_t edge(const struct graph *g, const char *src, const char *dst)
+{
+	size_t i;
+
+	for (i = 0; i < g->nedge; i++)
+		if (!strcmp(key(g, g->edge[i].src), src) && !strcmp(key(g, g->edge[i].dst), dst))
+			return g->edge[i].count;
+	return -1;
+}
+
+TEST(stacks_keep_chains)
+{
+	struct profile *p = sample_profile();
+	struct report_options o;
+	struct report r;
+	struct err e;
+	size_t i;
+	int found = 0;
+
+	options(&o);
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	for (i = 0; i < r.nstack; i++) {
+		if (r.stack[i].count != 4)
+			continue;
+		found = 1;
+		/* rec rec rec main: reduced once each, the chain keeps all four. */
+		CHECK_EQ_INT(r.stack[i].n, 2);
+		CHECK_EQ_INT(r.stack[i].nchain, 4);
+		CHECK(r.stack[i].chain[0] == r.stack[i].chain[1]);
+	}
+	CHECK(found);
+	report_release(&r);
+	profile_free(p);
+}
+
+TEST(nodes_and_edges)
+{
+	struct profile *p = sample_profile();
+	struct report_options o;
+	struct graph_options go;
+	struct report r;
+	struct graph g;
+	struct err e;
+
+	options(&o);
+	go = gopts(&o);
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	if (!CHECK(graph_build(&r, &go, &g, &e) == 0))
+		return;
+	CHECK_EQ_INT(g.local_total, 23);
+	CHECK_EQ_INT(g.node_limit, 0);
+	CHECK_EQ_INT(g.edge_limit, 0);
+	if (CHECK_EQ_INT(g.nnode, 5)) {
+		CHECK_STR(key(&g, 0), "main");
+		CHECK_STR(key(&g, 1), "a");
+		CHECK_STR(key(&g, 2), "b");
+		CHECK_STR(key(&g, 3), "rec");
+		CHECK_STR(key(&g, 4), "inl (inline)");
+		CHECK_EQ_INT(g.node[1].entry->flat, 10);
+		CHECK_EQ_INT(g.node[1].entry->cum, 18);
+	}
+	CHECK_EQ_INT(g.nedge, 6);
+	CHECK_EQ_INT(g.dropped_edges, 0);
+	CHECK_EQ_INT(edge(&g, "main", "a"), 18);
+	CHECK_EQ_INT(edge(&g, "rec", "rec"), 8);   /* two self-calls per stack */
+	CHECK_EQ_INT(edge(&g, "a", "b"), 5);
+	CHECK_EQ_INT(edge(&g, "main", "rec"), 4);
+	CHECK_EQ_INT(edge(&g, "a", "inl (inline)"), 3);
+	CHECK_EQ_INT(edge(&g, "main", "b"), 1);
+	/* Decreasing counts. */
+	if (g.nedge == 6) {
+		CHECK_EQ_INT(g.edge[0].count, 18);
+		CHECK_EQ_INT(g.edge[5].count, 1);
+	}
+	graph_release(&g);
+	report_release(&r);
+	profile_free(p);
+}
+
+TEST(trimming)
+{
+	struct profile *p = sample_profile();
+	struct report_options o;
+	struct graph_options go;
+	struct report r;
+	struct graph g;
+	struct err e;
+
+	options(&o);
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	/* maxdegree 1: the first edge into a node is kept whatever its source's out-degree. */
+	go = gopts(&o);
+	go.maxdegree = 1;
+	if (CHECK(graph_build(&r, &go, &g, &e) == 0)) {
+		CHECK_EQ_INT(g.nedge, 4);
+		CHECK_EQ_INT(g.dropped_edges, 2);
+		CHECK_EQ_INT(edge(&g, "main", "rec"), -1);
+		CHECK_EQ_INT(edge(&g, "main", "b"), -1);
+		CHECK_EQ_INT(edge(&g, "a", "inl (inline)"), 3);
+		graph_release(&g);
+	}
+	/* nodecount 3: no edge bridges a dropped node. */
+	go = gopts(&o);
+	go.nodecount = 3;
+	if (CHECK(graph_build(&r, &go, &g, &e) == 0)) {
+		CHECK_EQ_INT(g.nnode, 3);
+		CHECK_EQ_INT(g.dropped_nodes, 2);
+		CHECK_EQ_INT(g.nedge, 3);
+		CHECK_EQ_INT(edge(&g, "main", "b"), 1);
+		graph_release(&g);
+	}
+	/* nodefraction 0.2: limit int(4.6) = 4 drops rec (4) and inl (3). */
+	go = gopts(&o);
+	go.nodefraction = 0.2;
+	if (CHECK(graph_build(&r, &go, &g, &e) == 0)) {
+		CHECK_EQ_INT(g.node_limit, 4);
+		CHECK_EQ_INT(g.nnode, 3);
+		graph_release(&g);
+	}
+	/* edgefraction 0.2: limit 4; a -> b (5) stays, main -> b (1) goes, first in-edges stay. */
+	go = gopts(&o);
+	go.edgefraction = 0.2;
+	if (CHECK(graph_build(&r, &go, &g, &e) == 0)) {
+		CHECK_EQ_INT(g.edge_limit, 4);
+		CHECK_EQ_INT(edge(&g, "a", "b"), 5);
+		CHECK_EQ_INT(edge(&g, "main", "b"), -1);
+		CHECK_EQ_INT(edge(&g, "main", "rec"), -1);   /* rec -> rec came first */
+		CHECK_EQ_INT(edge(&g, "a", "inl (inline)"), 3);
+		graph_release(&g);
+	}
+	/* nodecount 0: nothing to draw. */
+	go = gopts(&o);
+	go.nodecount = 0;
+	if (CHECK(graph_build(&r, &go, &g, &e) == 0)) {
+		CHECK_EQ_INT(g.nnode, 0);
+		CHECK_EQ_INT(g.nedge, 0);
+		graph_release(&g);
+	}
+	report_release(&r);
+	profile_free(p);
+}
+
+TEST(needs_stacks)
+{
+	struct profile *p = sample_profile();
+	struct report_options o;
+	struct graph_options go;
+	struct report r;
+	struct graph g;
+	struct err e;
+
+	options(&o);
+	o.keep_stacks = 0;
+	go = gopts(&o);
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	CHECK(graph_build(&r, &go, &g, &e) < 0);
+	CHECK_CONTAINS(e.msg, "stacks");
+	report_release(&r);
+	profile_free(p);
+}
+
+/* A profile without call chains: nodes only. */
+TEST(flat_profile)
+{
+	struct profile *p = profile_new();
+	struct report_options o;
+	struct graph_options go;
+	struct report r;
+	struct graph g;
+	struct err e;
+
+	profile_set_sample_types(p, 1, one_type);
+	add(p, (struct location *[]){ loc_of(p, 0x100, "x", NULL) }, 1, 7);
+	add(p, (struct location *[]){ loc_of(p, 0x200, "y", NULL) }, 1, 3);
+	options(&o);
+	go = gopts(&o);
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	if (CHECK(graph_build(&r, &go, &g, &e) == 0)) {
+		CHECK_EQ_INT(g.nnode, 2);
+		CHECK_EQ_INT(g.nedge, 0);
+		graph_release(&g);
+	}
+	report_release(&r);
+	profile_free(p);
+}
+
+static char *write_format(const char *name, const struct profile *p, const struct report_options *o,
+			  size_t *len, struct err *e)
+{
+	const struct report_format *f = report_find_format(name);
+	char *buf = NULL;
+	FILE *fp;
+	int rc;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	fp = open_memstream(&buf, len);
+	rc = f->write(fp, p, o, e);
+	fclose(fp);
+	if (rc < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static const char *attr(void *obj, const char *name)
+{
+	const char *v = agget(obj, (char *)name);
+
+	return v ? v : "";
+}
+
+/* The dot text read back with cgraph. */
+TEST(dot_reads_back)
+{
+	struct profile *p = sample_profile();
+	struct report_options o;
+	struct err e;
+	size_t len;
+	char *text;
+	Agraph_t *g;
+	Agnode_t *n, *a, *inl, *rec;
+	Agedge_t *ed;
+	int nodes = 0, edges = 0;
+
+	options(&o);
+	o.keep_stacks = 0;   /* the format asks for stacks itself */
+	text = write_format("dot", p, &o, &len, &e);
+	if (!CHECK(text != NULL))
+		return;
+	g = agmemread(text);
+	if (!CHECK(g != NULL))
+		goto out;
+	CHECK_STR(agnameof(g), "./t; 23 samples");
+	n = agnode(g, (char *)"Legend", 0);
+	if (CHECK(n != NULL)) {
+		CHECK_STR(attr(n, "label"), "./t\\lTotal samples: 23\\lFocusing on: 23\\l"
+			  "Dropped nodes with <= 0 abs(samples)\\lDropped edges with <= 0 samples\\l");
+		CHECK_STR(attr(n, "shape"), "plaintext");
+	}
+	for (n = agfstnode(g); n; n = agnxtnode(g, n)) {
+		nodes++;
+		for (ed = agfstout(g, n); ed; ed = agnxtout(g, ed))
+			edges++;
+	}
+	CHECK_EQ_INT(nodes, 6);   /* five and the legend */
+	CHECK_EQ_INT(edges, 6);
+	a = agnode(g, (char *)"N2", 0);
+	rec = agnode(g, (char *)"N4", 0);
+	inl = agnode(g, (char *)"N5", 0);
+	if (CHECK(a && rec && inl)) {
+		CHECK_STR(attr(a, "label"), "a\\n10 (43.5%)\\rof 18 (78.3%)\\r");
+		CHECK_STR(attr(a, "fontsize"), "41.0");   /* 8 + 50 sqrt(10/23) */
+		CHECK_STR(attr(a, "shape"), "box");
+		CHECK_STR(attr(inl, "label"), "inl\\n(inline)\\n3 (13.0%)\\r");
+		ed = agedge(g, a, inl, NULL, 0);
+		if (CHECK(ed != NULL)) {
+			CHECK_STR(attr(ed, "label"), "3");
+			CHECK_STR(attr(ed, "weight"), "2");   /* int(3^0.7) */
+			CHECK_STR(attr(ed, "style"), "setlinewidth(0.782609),dashed");
+		}
+		ed = agedge(g, rec, rec, NULL, 0);
+		if (CHECK(ed != NULL))
+			CHECK_STR(attr(ed, "label"), "8");
+	}
+	n = agnode(g, (char *)"N1", 0);
+	if (CHECK(n != NULL))
+		CHECK_STR(attr(n, "width"), "0.375");
+	agclose(g);
+out:
+	free(text);
+	profile_free(p);
+}
+
+TEST(dot_no_nodes)
+{
+	struct profile *p = sample_profile();
+	struct report_options o;
+	struct err e;
+	size_t len;
+	char *text;
+
+	options(&o);
+	o.nodecount = 0;
+	text = write_format("dot", p, &o, &len, &e);
+	CHECK(text == NULL);
+	CHECK_CONTAINS(e.msg, "no nodes to print");
+	free(text);
+	profile_free(p);
+}
+
+/* Rendered in process: the file starts with its format's magic. */
+TEST(renders)
+{
+	static const struct {
+		const char *name, *magic;
+	} f[] = {
+		{ "ps", "%!PS" }, { "pdf", "%PDF" }, { "svg", "<?xml" },
+		{ "png", "\x89PNG" }, { "gif", "GIF8" },
+	};
+	struct profile *p = sample_profile();
+	struct report_options o;
+	size_t i;
+
+	options(&o);
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		struct err e = { { 0 } };
+		size_t len;
+		char *data = write_format(f[i].name, p, &o, &len, &e);
+
+		if (!CHECK(data != NULL)) {
+			TEST_NOTE("    %s: %s", f[i].name, e.msg);
+			continue;
+		}
+		CHECK(len > strlen(f[i].magic) && !memcmp(data, f[i].magic, strlen(f[i].magic)));
+		if (!strcmp(f[i].name, "svg"))
+			CHECK_CONTAINS(data, "Total samples: 23");
+		free(data);
+	}
+	profile_free(p);
+}
+
+/*
+ * Under LeakSanitizer (make SANITIZE=1): Graphviz keeps memory until exit;
+ * the same suppressions as tests/lsan-graphviz.supp.
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libgvc.so\nleak:libcgraph.so\nleak:libcdt.so\nleak:libgvplugin_\n"
+	       "leak:libfontconfig.so\n";
+}
+
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+
+int main(void)
+{
+	RUN(stacks_keep_chains);
+	RUN(nodes_and_edges);
+	RUN(trimming);
+	RUN(needs_stacks);
+	RUN(flat_profile);
+	RUN(dot_reads_back);
+	RUN(dot_no_nodes);
+	RUN(renders);
+	return test_done();
+}
