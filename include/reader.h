@@ -42,6 +42,9 @@ extern const struct reader reader_dcpi;
  */
 const char *dcpi_fit_program(struct profile *p, const char *program);
 
+/* Whether some reader claims the file by its content (no full parse). */
+int reader_claims(const char *path);
+
 /* Reads path with the first reader that claims it; *out is caller-freed. */
 int reader_load(const char *path, struct profile **out, struct err *e);
 /* The same on a buffer already in memory (path names it in messages). */

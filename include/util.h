@@ -25,6 +25,14 @@ void bug_at(const char *file, int line, const char *msg) __attribute__((noreturn
 #undef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Opens path for reading only if it is a regular file, never blocking on a
+ * FIFO or device named by untrusted input.  Returns the descriptor, or -1
+ * with errno set (EINVAL for something that is not a regular file, EISDIR
+ * for a directory).
+ */
+int open_regular(const char *path);
+
 /* 64-bit hashing (FNV-1a on bytes, a strong mix for integers). */
 uint64_t hash_bytes(const void *p, size_t n);
 static inline uint64_t hash_u64(uint64_t x)
@@ -35,6 +43,16 @@ static inline uint64_t hash_u64(uint64_t x)
 	x *= 0xc4ceb9fe1a85ec53ULL;
 	x ^= x >> 33;
 	return x;
+}
+
+/* a + b, held at INT64_MIN or INT64_MAX instead of overflowing. */
+static inline int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
 }
 
 #endif

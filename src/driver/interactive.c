@@ -329,6 +329,17 @@ static int setting(struct session *s, const char *line)
 		return 0;
 	memcpy(name, line, n);
 	name[n] = 0;
+	/* Only the session's settings: "list operator=" is a command. */
+	{
+		static const char *const known[] = { "focus", "ignore", "granularity", "cum",
+						     "nodecount", "nodefraction", "edgefraction",
+						     "maxdegree" };
+
+		for (i = 0; i < ARRAY_SIZE(known) && strcmp(name, known[i]); i++)
+			;
+		if (i == ARRAY_SIZE(known))
+			return 0;
+	}
 	v = eq + 1;
 	while (isspace((unsigned char)*v))
 		v++;
@@ -391,8 +402,7 @@ static int setting(struct session *s, const char *line)
 			s->set.edgefraction = x;
 		return 1;
 	}
-	fprintf(stderr, "Unknown setting '%s': try 'help'.\n", name);
-	return 1;
+	return 0;
 }
 
 /* Runs one line; returns 0 to quit. */
@@ -432,8 +442,13 @@ static int run_line(struct session *s, char *line)
 		long limit = 10;
 
 		if (*num) {
+			errno = 0;
 			limit = strtol(num, &end, 10);
-			if (*end || limit <= 0) {
+			if (*end || limit <= 0 || errno)
+				limit = -1;
+			if (limit > 1000000000)
+				limit = 1000000000;
+			if (limit <= 0) {
 				fprintf(stderr, "Unknown command: try 'help'.\n");
 				return 1;
 			}
@@ -446,13 +461,52 @@ static int run_line(struct session *s, char *line)
 	return 1;
 }
 
-/* Completion: command names first on the line, function names after. */
-static const struct profile *complete_profile;
+/* Completion: command names, then the profile's short function names. */
+static const char **complete_names;   /* unique, sorted */
+static size_t ncomplete_names;
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void complete_init(const struct profile *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, n = 0;
+
+	complete_names = xcalloc(p->nfunction + 1, sizeof(*complete_names));
+	for (i = 0; i < p->nfunction; i++) {
+		short_function_name(p->function[i]->name, 0, &sb);
+		if (sb.len)
+			complete_names[n++] = xstrdup(sb.buf);
+	}
+	if (n > 1)
+		qsort(complete_names, n, sizeof(*complete_names), cmp_str);
+	ncomplete_names = 0;
+	for (i = 0; i < n; i++) {
+		if (ncomplete_names && !strcmp(complete_names[ncomplete_names - 1], complete_names[i]))
+			free((char *)complete_names[i]);
+		else
+			complete_names[ncomplete_names++] = complete_names[i];
+	}
+	sb_release(&sb);
+}
+
+static void complete_release(void)
+{
+	size_t i;
+
+	for (i = 0; i < ncomplete_names; i++)
+		free((char *)complete_names[i]);
+	free(complete_names);
+	complete_names = NULL;
+	ncomplete_names = 0;
+}
 
 static char *complete_word(const char *text, int state)
 {
 	static size_t i, j;
-	static struct strbuf sb;
 	size_t n = strlen(text);
 
 	if (!state)
@@ -460,25 +514,9 @@ static char *complete_word(const char *text, int state)
 	for (; i < ARRAY_SIZE(commands); i++)
 		if (!strncmp(commands[i].name, text, n))
 			return xstrdup(commands[i++].name);
-	for (; j < complete_profile->nfunction; j++) {
-		short_function_name(complete_profile->function[j]->name, 0, &sb);
-		if (sb.len && !strncmp(sb.buf, text, n)) {
-			size_t k;
-			int dup = 0;
-
-			/* Offer each short name once. */
-			for (k = 0; k < j && !dup; k++) {
-				struct strbuf t = STRBUF_INIT;
-
-				short_function_name(complete_profile->function[k]->name, 0, &t);
-				dup = !strcmp(t.buf, sb.buf);
-				sb_release(&t);
-			}
-			j++;
-			if (!dup)
-				return xstrdup(sb.buf);
-		}
-	}
+	for (; j < ncomplete_names; j++)
+		if (!strncmp(complete_names[j], text, n))
+			return xstrdup(complete_names[j++]);
 	return NULL;
 }
 
@@ -544,7 +582,7 @@ int interactive_run(const struct profile *p, const struct report_options *base, 
 	sigaction(SIGINT, &sa, NULL);
 	if (s.tty) {
 		fprintf(stderr, "Welcome to pprof!  For help, type 'help'.\n");
-		complete_profile = p;
+		complete_init(p);
 		rl_readline_name = "pprof";
 		rl_attempted_completion_function = complete;
 		using_history();
@@ -572,6 +610,12 @@ int interactive_run(const struct profile *p, const struct report_options *base, 
 		} else {
 			ssize_t n = getline(&line, &cap, stdin);
 
+			if (n < 0 && errno == EINTR && !feof(stdin)) {
+				/* Ctrl-C while waiting for a line: keep reading. */
+				clearerr(stdin);
+				free(line);
+				continue;
+			}
 			if (n < 0) {
 				free(line);
 				break;
@@ -595,6 +639,7 @@ int interactive_run(const struct profile *p, const struct report_options *base, 
 		if (!more)
 			break;
 	}
+	complete_release();
 	if (hist) {
 		write_history(hist);
 		history_truncate_file(hist, 1000);

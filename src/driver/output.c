@@ -1,5 +1,7 @@
 /* output.c - buffering a report and writing it only once it is complete. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -7,6 +9,7 @@
 
 #include "output.h"
 #include "strbuf.h"
+#include "util.h"
 
 int output_open(struct output *o, const char *path, struct err *e)
 {
@@ -34,10 +37,72 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-int output_commit(struct output *o, struct err *e)
+/* Devices, pipes and sockets are written in place: there is nothing to replace. */
+static int write_in_place(const char *path, const char *buf, size_t len, struct err *e)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_set(e, "cannot open '%s': %s", path, strerror(errno));
+	if (write_all(fd, buf, len) < 0) {
+		err_set(e, "cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * A regular file (or a new one) is written beside its target and renamed
+ * over it, keeping an existing file's mode; a symbolic link is followed so
+ * that the file it names is replaced, not the link.
+ */
+static int replace_file(const char *path, const char *buf, size_t len, struct err *e)
 {
 	struct strbuf tmp = STRBUF_INIT;
+	char *real = realpath(path, NULL);
+	const char *target = real ? real : path;
+	struct stat st;
+	mode_t mode, mask;
 	int fd, ret = -1;
+
+	if (stat(target, &st) == 0) {
+		mode = st.st_mode & 07777;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	sb_addf(&tmp, "%s.XXXXXX", target);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		err_set(e, "cannot create a file beside '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (write_all(fd, buf, len) < 0 || fchmod(fd, mode) < 0) {
+		err_set(e, "cannot write '%s': %s", tmp.buf, strerror(errno));
+		close(fd);
+		unlink(tmp.buf);
+		goto out;
+	}
+	close(fd);
+	if (rename(tmp.buf, target) < 0) {
+		err_set(e, "cannot rename '%s' to '%s': %s", tmp.buf, target, strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(real);
+	sb_release(&tmp);
+	return ret;
+}
+
+int output_commit(struct output *o, struct err *e)
+{
+	struct stat st;
+	int ret = -1;
 
 	if (fclose(o->fp) != 0) {
 		o->fp = NULL;
@@ -51,30 +116,12 @@ int output_commit(struct output *o, struct err *e)
 			goto out;
 		}
 		ret = 0;
-		goto out;
+	} else if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		ret = write_in_place(o->path, o->buf, o->len, e);
+	} else {
+		ret = replace_file(o->path, o->buf, o->len, e);
 	}
-	sb_addf(&tmp, "%s.XXXXXX", o->path);
-	fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		err_set(e, "cannot create a file beside '%s': %s", o->path, strerror(errno));
-		goto out;
-	}
-	if (write_all(fd, o->buf, o->len) < 0 || fsync(fd) < 0) {
-		err_set(e, "cannot write '%s': %s", tmp.buf, strerror(errno));
-		close(fd);
-		unlink(tmp.buf);
-		goto out;
-	}
-	fchmod(fd, 0644 & ~(mode_t)0);
-	close(fd);
-	if (rename(tmp.buf, o->path) < 0) {
-		err_set(e, "cannot rename '%s' to '%s': %s", tmp.buf, o->path, strerror(errno));
-		unlink(tmp.buf);
-		goto out;
-	}
-	ret = 0;
 out:
-	sb_release(&tmp);
 	free(o->buf);
 	o->buf = NULL;
 	return ret;

@@ -14,17 +14,6 @@
 #include "symbolize.h"
 #include "util.h"
 
-static int is_profile_file(const char *path)
-{
-	struct profile *p;
-	struct err e;
-
-	if (reader_load(path, &p, &e) < 0)
-		return 0;
-	profile_free(p);
-	return 1;
-}
-
 static int same_kind(const struct profile *a, const struct profile *b)
 {
 	size_t i;
@@ -153,8 +142,16 @@ int pipeline_run(const struct options *o)
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
 		return 2;
 	}
-	/* [PROGRAM] PROFILE...: the first argument is a program unless it is a profile. */
-	if (nfiles >= 2 && !is_profile_file(files[0])) {
+	/* Bad regexes are usage errors: check them before any work. */
+	if (check_regex(o->focus, "--focus", &e) < 0 || check_regex(o->ignore, "--ignore", &e) < 0) {
+		fprintf(stderr, "pprof: %s\n", e.msg);
+		return 2;
+	}
+	/*
+	 * [PROGRAM] PROFILE...: the first argument is a program unless some
+	 * reader claims it by its content (decided without reading it twice).
+	 */
+	if (nfiles >= 2 && !reader_claims(files[0])) {
 		program = files[0];
 		files++;
 		nfiles--;
@@ -194,12 +191,6 @@ int pipeline_run(const struct options *o)
 	ro.edgefraction = o->edgefraction;
 	ro.maxdegree = o->maxdegree;
 	if ((ro.sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
-		fprintf(stderr, "pprof: %s\n", e.msg);
-		status = 2;
-		goto done;
-	}
-	/* Bad regexes are usage errors: check them before any work. */
-	if (check_regex(o->focus, "--focus", &e) < 0 || check_regex(o->ignore, "--ignore", &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		status = 2;
 		goto done;

@@ -110,7 +110,7 @@ static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t c
 			return;
 		}
 	}
-	s->count += count;
+	s->count = sat_add(s->count, count);
 }
 
 /* Every adjacent caller->callee pair of every stack whose ends are both kept nodes. */

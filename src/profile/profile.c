@@ -27,6 +27,10 @@ struct profile_index {
 	struct table loc;    /* by address */
 	struct table fn;     /* by all fields */
 	struct table sample; /* by stack */
+	/* Mappings by start, then by id; rebuilt when mappings were added. */
+	struct mapping **by_start;
+	uint64_t *max_limit;   /* max_limit[i]: the largest limit among by_start[0..i] */
+	size_t nby_start;
 };
 
 static void table_init(struct table *t, size_t cap)
@@ -97,6 +101,8 @@ void profile_free(struct profile *p)
 	free(p->index->loc.slot);
 	free(p->index->fn.slot);
 	free(p->index->sample.slot);
+	free(p->index->by_start);
+	free(p->index->max_limit);
 	free(p->index);
 	free(p->mapping);
 	free(p->location);
@@ -155,18 +161,53 @@ struct mapping *profile_add_mapping(struct profile *p, uint64_t start, uint64_t 
 	return m;
 }
 
+static int cmp_start(const void *a, const void *b)
+{
+	const struct mapping *x = *(struct mapping *const *)a, *y = *(struct mapping *const *)b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 {
-	struct mapping *best = NULL;
-	size_t i;
+	struct profile_index *ix = p->index;
+	size_t lo = 0, hi, i;
 
-	for (i = 0; i < p->nmapping; i++) {
-		struct mapping *m = p->mapping[i];
-
-		if (addr >= m->start && addr < m->limit && (!best || m->start > best->start))
-			best = m;
+	if (ix->nby_start != p->nmapping) {
+		ix->by_start = xrealloc(ix->by_start, (p->nmapping + 1) * sizeof(*ix->by_start));
+		memcpy(ix->by_start, p->mapping, p->nmapping * sizeof(*ix->by_start));
+		if (p->nmapping > 1)
+			qsort(ix->by_start, p->nmapping, sizeof(*ix->by_start), cmp_start);
+		ix->max_limit = xrealloc(ix->max_limit, (p->nmapping + 1) * sizeof(*ix->max_limit));
+		for (i = 0; i < p->nmapping; i++)
+			ix->max_limit[i] = i && ix->max_limit[i - 1] > ix->by_start[i]->limit
+						   ? ix->max_limit[i - 1] : ix->by_start[i]->limit;
+		ix->nby_start = p->nmapping;
 	}
-	return best;
+	/* Past the last mapping starting at or below addr, then back. */
+	hi = p->nmapping;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->by_start[mid]->start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Groups of equal start, latest first; in a group the first added wins. */
+	for (i = lo; i > 0 && addr < ix->max_limit[i - 1];) {
+		size_t first = i - 1, k;
+
+		while (first > 0 && ix->by_start[first - 1]->start == ix->by_start[i - 1]->start)
+			first--;
+		for (k = first; k < i; k++)
+			if (addr < ix->by_start[k]->limit)
+				return ix->by_start[k];
+		i = first;
+	}
+	return NULL;
 }
 
 struct location *profile_location(struct profile *p, uint64_t addr)
@@ -286,7 +327,7 @@ struct sample *profile_add_sample_hashed(struct profile *p, struct location *con
 	if (slot->idx) {
 		s = p->sample[slot->idx - 1];
 		for (i = 0; i < p->nsample_type; i++)
-			s->value[i] += value[i];
+			s->value[i] = sat_add(s->value[i], value[i]);
 		return s;
 	}
 	/* One block: the sample, its values, its stack. */
@@ -374,7 +415,8 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 				continue;
 		}
 		for (j = 0; j < dst->nsample_type; j++)
-			val[j] = s->value[j] * scale;
+			/* scale is 1 or -1; -INT64_MIN does not exist. */
+			val[j] = scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j];
 		d = profile_add_sample_hashed(dst, loc, s->nlocation, val, h);
 		if (drop_negative)
 			for (j = 0; j < dst->nsample_type; j++)

@@ -419,7 +419,7 @@ static int is_regular(const char *path)
  */
 static void fit_object(struct mapping *mp, const char *path, int warn)
 {
-	int fd = open(path, O_RDONLY), covered = 0, placed = 0;
+	int fd = open_regular(path), covered = 0, placed = 0;
 	Elf *elf = NULL;
 	size_t n, i;
 

@@ -61,6 +61,7 @@
 #define OLD_BSD_RATE 100
 #define MAX_RATE 1000000u
 #define MAX_PIECES 64
+#define PIECE_BUDGET (1u << 18)
 /* Sums of calls or executions above this are taken for garbage. */
 #define MAX_COUNT_SUM (UINT64_C(1) << 62)
 #define MAX_TIME_NS 4e18
@@ -523,8 +524,22 @@ static int64_t round_ns(double x)
 static int emit_hist(struct gmon *g, const char *name, struct err *e)
 {
 	double ns_per_tick = 1e9 / g->rate, total = 0;
+	uint64_t nonzero = 0, budget;
 	size_t r;
 
+	/*
+	 * Pieces per bin are bounded so that a small file cannot ask for
+	 * millions of samples: about PIECE_BUDGET in all, never fewer than two
+	 * per bin (real histograms have bins of two units, split exactly).
+	 */
+	for (r = 0; r < g->nrange; r++)
+		for (uint32_t i = 0; i < g->range[r].nbins; i++)
+			nonzero += g->range[r].count[i] != 0;
+	budget = nonzero ? PIECE_BUDGET / nonzero : MAX_PIECES;
+	if (budget < 2)
+		budget = 2;
+	if (budget > MAX_PIECES)
+		budget = MAX_PIECES;
 	for (r = 0; r < g->nrange; r++) {
 		const struct range *rg = &g->range[r];
 		uint64_t lowu = rg->low / 2;
@@ -546,7 +561,7 @@ static int emit_hist(struct gmon *g, const char *name, struct err *e)
 			total += per_unit * (double)width;
 			if (total > MAX_TIME_NS)
 				return err_set(e, "%s: histogram counts too large (absurd total time)", name);
-			np = width < MAX_PIECES ? width : MAX_PIECES;
+			np = width < budget ? width : budget;
 			q = width / np;
 			rem = width % np;
 			for (k = 0, u = b0; k < np; k++) {

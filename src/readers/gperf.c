@@ -294,7 +294,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 				cursor_fail(&c, rec_off, e, "record with no PCs");
 				goto out;
 			}
-			if (depth > cursor_left(&c) / width) {
+			if (depth > cursor_left(&c) / width || depth > UINT32_MAX) {
 				cursor_fail(&c, rec_off, e, "stack of %llu frames runs past end of file",
 					    (unsigned long long)depth);
 				goto out;

@@ -46,14 +46,13 @@ int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
 	return -1;
 }
 
-int reader_load(const char *path, struct profile **out, struct err *e)
+/* Maps a whole regular, non-empty file; *len is its size. */
+static int map_file(const char *path, void **map, size_t *len, struct err *e)
 {
 	struct stat st;
-	void *map;
-	int fd, r;
+	int fd;
 
-	*out = NULL;
-	fd = open(path, O_RDONLY);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_set(e, "cannot open '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {
@@ -73,12 +72,43 @@ int reader_load(const char *path, struct profile **out, struct err *e)
 		close(fd);
 		return err_set(e, "%s: empty file, not a profile", path);
 	}
-	/* Read ahead of use: one pass over the whole file follows. */
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	/*
+	 * Fault the file in at once (faster than page by page); readers of big
+	 * files page out what they have parsed to keep the peak low.
+	 */
+	*map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	close(fd);
-	if (map == MAP_FAILED)
+	if (*map == MAP_FAILED)
 		return err_set(e, "cannot read '%s': %s", path, strerror(errno));
-	r = reader_load_buffer(path, map, (size_t)st.st_size, out, e);
-	munmap(map, (size_t)st.st_size);
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+int reader_load(const char *path, struct profile **out, struct err *e)
+{
+	void *map;
+	size_t len;
+	int r;
+
+	*out = NULL;
+	if (map_file(path, &map, &len, e) < 0)
+		return -1;
+	r = reader_load_buffer(path, map, len, out, e);
+	munmap(map, len);
 	return r;
+}
+
+int reader_claims(const char *path)
+{
+	struct err e;
+	void *map;
+	size_t len, i;
+	int claimed = 0;
+
+	if (map_file(path, &map, &len, &e) < 0)
+		return 0;
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]) && !claimed; i++)
+		claimed = readers[i]->sniff(map, len);
+	munmap(map, len);
+	return claimed;
 }

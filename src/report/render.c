@@ -352,7 +352,7 @@ static int run(char *const argv[])
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return 0;
+			return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -448,8 +448,14 @@ static void remove_later(const char *file)
 		unlink(file);
 		return;
 	}
-	if (pid > 0)
+	if (pid > 0) {
+		/* The child forks the remover and exits at once: no zombie is left. */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 		return;
+	}
+	if (fork() != 0)
+		_exit(0);
 	{
 		int fd = open("/dev/null", O_RDWR);
 

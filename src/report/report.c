@@ -478,10 +478,10 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 	}
 	if (!np)
 		return;
-	r->entry[path[0]].flat += w->count;
-	r->local_total += w->count;
+	r->entry[path[0]].flat = sat_add(r->entry[path[0]].flat, w->count);
+	r->local_total = sat_add(r->local_total, w->count);
 	for (j = 0; j < np; j++)
-		r->entry[path[j]].cum += w->count;
+		r->entry[path[j]].cum = sat_add(r->entry[path[j]].cum, w->count);
 	if (b->o->keep_stacks) {
 		struct rstack *rs;
 
@@ -551,7 +551,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 		goto out;
 
 	for (i = 0; i < p->nsample; i++)
-		r->total += p->sample[i]->value[si];
+		r->total = sat_add(r->total, p->sample[i]->value[si]);
 	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
 	build_fninfo(&b);
@@ -598,7 +598,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 			err_set(e, "interrupted");
 			goto out;
 		}
-		r->kept_total += w->count;
+		r->kept_total = sat_add(r->kept_total, w->count);
 		reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
 	}
 	ret = 0;

@@ -189,7 +189,7 @@ static uint64_t rd(const unsigned char **p, const unsigned char *end, int n)
 	uint64_t v = 0;
 	int i;
 
-	if (end - *p < n) {
+	if (n > 8 || end - *p < n) {
 		*p = end;
 		return 0;
 	}
@@ -231,7 +231,7 @@ static int64_t sleb(const unsigned char **p, const unsigned char *end)
 			break;
 	}
 	if (shift < 64 && (b & 0x40))
-		v |= -((int64_t)1 << shift);
+		v = (int64_t)((uint64_t)v | (~(uint64_t)0 << shift));
 	return v;
 }
 
@@ -303,6 +303,8 @@ static void find_implicit_rows(struct dwindex *ix, struct unit *u)
 	if (version < 5)
 		return;
 	addr_size = (unsigned)rd(&p, end, 1);
+	if (addr_size != 4 && addr_size != 8)
+		return;
 	rd(&p, end, 1);                         /* segment selector size */
 	hlen = rd(&p, end, (int)ver_off);
 	if (hlen > (uint64_t)(end - p))

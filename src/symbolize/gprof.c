@@ -516,7 +516,7 @@ int symbolize_gprof(struct profile *p, const struct symbolize_options *o, struct
 		return symbolize_profile(p, o, e);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));
-	fd = open(o->program, O_RDONLY);
+	fd = open_regular(o->program);
 	if (fd >= 0)
 		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF && image_read(elf, &im) == 0)

@@ -57,6 +57,7 @@ struct symbolizer {
 	size_t nmods, cap_mods;
 	struct lib *libs;
 	size_t nlibs, cap_libs;
+	uint64_t *max_end;     /* see find_lib */
 	struct module *program;
 };
 
@@ -69,17 +70,16 @@ static const Dwfl_Callbacks callbacks = {
 
 int symbolize_check_program(const char *path, struct err *e)
 {
-	int fd = open(path, O_RDONLY);
-	struct stat st;
+	int fd = open_regular(path);
 	unsigned char magic[4];
 	ssize_t n;
 
+	if (fd < 0 && errno == EISDIR)
+		return err_set(e, "'%s' is a directory, not a program", path);
+	if (fd < 0 && errno == EINVAL)
+		return err_set(e, "'%s' is not a regular file, not a program", path);
 	if (fd < 0)
 		return err_set(e, "cannot open '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return err_set(e, "'%s' is a directory, not a program", path);
-	}
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
 	if (n != 4 || memcmp(magic, ELFMAG, SELFMAG))
@@ -124,7 +124,7 @@ static void module_load_syms(struct symbolizer *s, struct module *m)
 		}
 	}
 	m->nm_fd = -1;
-	if (dbg.len && (m->nm_fd = open(dbg.buf, O_RDONLY)) >= 0)
+	if (dbg.len && (m->nm_fd = open_regular(dbg.buf)) >= 0)
 		m->nm_elf = elf_begin(m->nm_fd, ELF_C_READ_MMAP, NULL);
 	if (!elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, 0, s->p, &m->nm_syms)) {
 		elfsyms_release(&m->nm_syms);
@@ -170,9 +170,10 @@ static struct module *module_get(struct symbolizer *s, const char *path)
 	m->order = s->nmods;
 	GROW(s->mods, s->cap_mods, s->nmods + 1);
 	s->mods[s->nmods++] = m;
-	m->fd = open(path, O_RDONLY);
+	m->fd = open_regular(path);
 	if (m->fd < 0) {
-		warnf("cannot open '%s': %s; its addresses stay unsymbolized", path, strerror(errno));
+		warnf("cannot open '%s': %s; its addresses stay unsymbolized", path,
+		      errno == EINVAL ? "not a regular file" : strerror(errno));
 		return m;
 	}
 	m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
@@ -350,6 +351,29 @@ static struct module *program_module(struct symbolizer *s)
 	return s->program;
 }
 
+/*
+ * The library serving a: the one starting last at or below a whose range
+ * (end included, as pprof has it) holds a.  libs are by decreasing start;
+ * max_end[j] is the largest end among libs[j..], to stop the scan early.
+ */
+static struct lib *find_lib(struct symbolizer *s, uint64_t a)
+{
+	size_t lo = 0, hi = s->nlibs, j;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->libs[mid].start > a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (j = lo; j < s->nlibs && a <= s->max_end[j]; j++)
+		if (a <= s->libs[j].end)
+			return &s->libs[j];
+	return NULL;
+}
+
 static int cmp_lib_desc(const void *a, const void *b)
 {
 	const struct lib *x = a, *y = b;
@@ -398,6 +422,10 @@ static void plan_libraries(struct symbolizer *s)
 	}
 	if (s->nlibs > 1)
 		qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib_desc);
+	s->max_end = xcalloc(s->nlibs + 1, sizeof(*s->max_end));
+	for (i = s->nlibs; i-- > 0;)
+		s->max_end[i] = i + 1 < s->nlibs && s->max_end[i + 1] > s->libs[i].end
+					? s->max_end[i + 1] : s->libs[i].end;
 	free(prog_real);
 }
 
@@ -549,15 +577,11 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 	struct symbolizer s = { .p = p, .o = o };
 	struct strbuf tmp = STRBUF_INIT;
 	struct work *work;
-	uint64_t max_pc = 0;
-	size_t i, j, nwork = 0;
+	size_t i, nwork = 0;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));
 	plan_libraries(&s);
-	for (i = 0; i < p->nlocation; i++)
-		if (p->location[i]->address > max_pc)
-			max_pc = p->location[i]->address;
 	/*
 	 * Assign every address its object, then look them up per object in
 	 * ascending order: binutils' naming depends on lookup order (dwindex.h).
@@ -572,16 +596,15 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 		if (loc->nline)
 			continue;
 		/* Libraries by decreasing start; ends are inclusive. */
-		for (j = 0; j < s.nlibs; j++) {
-			if (a >= s.libs[j].start && a <= s.libs[j].end) {
-				m = lib_module(&s, &s.libs[j]);
-				addr = a - s.libs[j].adjust;
-				break;
-			}
-		}
-		/* Everything else is looked up in the program at its own address. */
-		if (!m && a <= max_pc)
+		struct lib *l = find_lib(&s, a);
+
+		if (l) {
+			m = lib_module(&s, l);
+			addr = a - l->adjust;
+		} else {
+			/* Everything else is looked up in the program at its own address. */
 			m = program_module(&s);
+		}
 		if (!m || !m->ok)
 			continue;
 		work[nwork].loc = loc;
@@ -601,6 +624,7 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 	for (i = 0; i < s.nlibs; i++)
 		free(s.libs[i].path);
 	free(s.libs);
+	free(s.max_end);
 	sb_release(&tmp);
 	return 0;
 }

@@ -1,7 +1,11 @@
 /* util.c - allocation that cannot fail, BUG() and hashing. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -61,6 +65,25 @@ void bug_at(const char *file, int line, const char *msg)
 {
 	fprintf(stderr, "pprof: BUG: %s:%d: %s\n", file, line, msg);
 	abort();
+}
+
+int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	/* Regular files never block; later reads need no special mode. */
+	fcntl(fd, F_SETFL, 0);
+	return fd;
 }
 
 uint64_t hash_bytes(const void *p, size_t n)
