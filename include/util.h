@@ -32,6 +32,8 @@ void bug_at(const char *file, int line, const char *msg) __attribute__((noreturn
  * for a directory).
  */
 int open_regular(const char *path);
+/* Whether path names a regular file (following links). */
+int is_regular_file(const char *path);
 
 /* 64-bit hashing (FNV-1a on bytes, a strong mix for integers). */
 uint64_t hash_bytes(const void *p, size_t n);

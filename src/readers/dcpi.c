@@ -404,13 +404,6 @@ const struct reader reader_dcpi = {
 	.read = dcpi_read,
 };
 
-static int is_regular(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /*
  * Sets mp's file offset to where the image's tstart lies in the object,
  * so that the symbolizer looks addresses up as they are (DCPI addresses
@@ -470,7 +463,7 @@ const char *dcpi_fit_program(struct profile *p, const char *program)
 		const char *o = program;
 
 		absolute |= mp->file[0] == '/';
-		if (!o && mp->file[0] && is_regular(mp->file))
+		if (!o && mp->file[0] && is_regular_file(mp->file))
 			o = mp->file;
 		if (!o)
 			continue;

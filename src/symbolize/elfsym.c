@@ -7,7 +7,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-static Elf_Scn *find_section(Elf *elf, GElf_Word type, GElf_Shdr *shdr)
+Elf_Scn *elf_section_of_type(Elf *elf, GElf_Word type, GElf_Shdr *shdr)
 {
 	Elf_Scn *scn = NULL;
 
@@ -60,7 +60,7 @@ struct verdefs {
 static void read_verdefs(Elf *elf, struct verdefs *v)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = find_section(elf, SHT_GNU_verdef, &sh);
+	Elf_Scn *scn = elf_section_of_type(elf, SHT_GNU_verdef, &sh);
 	Elf_Data *d;
 	size_t off = 0, i;
 
@@ -125,11 +125,11 @@ size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms 
 	t->addr_digits = gelf_getclass(elf) == ELFCLASS32 ? 8 : 16;
 	if (!gelf_getehdr(elf, &eh))
 		return 0;
-	scn = find_section(elf, dynamic ? SHT_DYNSYM : SHT_SYMTAB, &sh);
+	scn = elf_section_of_type(elf, dynamic ? SHT_DYNSYM : SHT_SYMTAB, &sh);
 	if (!scn || sh.sh_entsize == 0 || !(d = elf_getdata(scn, NULL)) || d->d_size == 0)
 		return 0;
 	if (dynamic && (flags & ELFSYMS_VERSIONS)) {
-		Elf_Scn *vs = find_section(elf, SHT_GNU_versym, &vsh);
+		Elf_Scn *vs = elf_section_of_type(elf, SHT_GNU_versym, &vsh);
 
 		if (vs)
 			vd = elf_getdata(vs, NULL);

@@ -34,6 +34,9 @@ struct elfsyms {
 	unsigned addr_digits; /* 16 for ELFCLASS64, 8 for ELFCLASS32 */
 };
 
+/* The first section of the given type (SHT_SYMTAB, ...), its header in *shdr. */
+Elf_Scn *elf_section_of_type(Elf *elf, GElf_Word type, GElf_Shdr *shdr);
+
 enum elfsyms_flags {
 	ELFSYMS_DYNAMIC = 1 << 0,   /* read .dynsym instead of .symtab */
 	ELFSYMS_VERSIONS = 1 << 1,  /* append "@VER"/"@@VER" as nm -D prints */

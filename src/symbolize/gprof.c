@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "demangle.h"
+#include "elfsym.h"
 #include "reader.h"
 #include "symbolize.h"
 #include "util.h"
@@ -84,16 +85,6 @@ static int gprof_local_name_ok(const char *s, const char *end)
 	return strncmp(s, "__gnu_compiled", 14) && strncmp(s, "___gnu_compiled", 15);
 }
 
-static Elf_Scn *find_section(Elf *elf, GElf_Word type, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
-			return scn;
-	return NULL;
-}
-
 static int cmp_addr(const void *a, const void *b)
 {
 	const struct gsym *x = a, *y = b;
@@ -132,9 +123,9 @@ static void gtab_read(Elf *elf, struct profile *p, struct gtab *t)
 	uint64_t text_end = 0;
 
 	memset(t, 0, sizeof(*t));
-	scn = find_section(elf, SHT_SYMTAB, &sh);
+	scn = elf_section_of_type(elf, SHT_SYMTAB, &sh);
 	if (!scn)
-		scn = find_section(elf, SHT_DYNSYM, &sh);
+		scn = elf_section_of_type(elf, SHT_DYNSYM, &sh);
 	if (!scn || sh.sh_entsize == 0 || !(d = elf_getdata(scn, NULL)))
 		return;
 	tscn = elf_getscn(elf, sh.sh_link);

@@ -87,13 +87,6 @@ int symbolize_check_program(const char *path, struct err *e)
 	return 0;
 }
 
-static int is_regular(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static int function_symbol(void *ctx, uint64_t addr, const char **name, const char **raw,
 			   uint64_t *value)
 {
@@ -117,9 +110,9 @@ static void module_load_syms(struct symbolizer *s, struct module *m)
 	/* nm reads /usr/lib/debug/PATH instead of PATH when it exists. */
 	if (m->path[0] == '/') {
 		sb_addf(&dbg, "/usr/lib/debug%s", m->path);
-		if (!is_regular(dbg.buf)) {
+		if (!is_regular_file(dbg.buf)) {
 			sb_adds(&dbg, ".debug");
-			if (!is_regular(dbg.buf))
+			if (!is_regular_file(dbg.buf))
 				sb_reset(&dbg);
 		}
 	}

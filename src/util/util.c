@@ -86,6 +86,13 @@ int open_regular(const char *path)
 	return fd;
 }
 
+int is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 uint64_t hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = p;
