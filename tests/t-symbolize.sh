@@ -79,18 +79,22 @@ same_output "a stripped program reports like google-pprof" "$W/ref-stripped.txt"
 
 # Hostile programs: an ELF cut short, and one with its middle overwritten,
 # must give a report or one clean error, never a crash or a sanitizer report.
+handled() {
+	local rc
+	timeout 60 "$PPROF" --text "$W/prog" "$W/prog.prof" >"$W/hostile.txt" 2>"$W/hostile.err"
+	rc=$?
+	if [ "$rc" -le 1 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$W/hostile.err"; then
+		ok "$1 is handled (status $rc)"
+	else
+		not_ok "$1 is handled (status $rc)"
+		head -n 5 "$W/hostile.err" | sed 's/^/    /'
+	fi
+}
 cp "$W/prog.unstripped" "$W/prog"
 size=$(stat -c %s "$W/prog")
 for cut in 64 700 4096 $((size / 2)) $((size - 100)); do
 	head -c "$cut" "$W/prog.unstripped" >"$W/prog"
-	timeout 60 "$PPROF" --text "$W/prog" "$W/prog.prof" >"$W/cut.txt" 2>"$W/cut.err"
-	rc=$?
-	if [ "$rc" -le 1 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$W/cut.err"; then
-		ok "a program cut at $cut bytes is handled (status $rc)"
-	else
-		not_ok "a program cut at $cut bytes is handled (status $rc)"
-		head -n 5 "$W/cut.err" | sed 's/^/    /'
-	fi
+	handled "a program cut at $cut bytes"
 done
 for seed in 1 2 3 4 5 6; do
 	cp "$W/prog.unstripped" "$W/prog"
@@ -106,14 +110,7 @@ for _ in range(64):
         data[off + i] = rng.randrange(256)
 open(path, 'wb').write(data)
 PY
-	timeout 60 "$PPROF" --text "$W/prog" "$W/prog.prof" >"$W/bad.txt" 2>"$W/bad.err"
-	rc=$?
-	if [ "$rc" -le 1 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$W/bad.err"; then
-		ok "a program with corrupted bytes (seed $seed) is handled (status $rc)"
-	else
-		not_ok "a program with corrupted bytes (seed $seed) is handled (status $rc)"
-		head -n 5 "$W/bad.err" | sed 's/^/    /'
-	fi
+	handled "a program with corrupted bytes (seed $seed)"
 done
 cp "$W/prog.unstripped" "$W/prog"
 
