@@ -29,3 +29,27 @@ same_output() {
 }
 
 have() { command -v "$1" >/dev/null 2>&1; }
+
+# require [--libprofiler] TOOL...: the programs a test needs, libprofiler
+# (for programs the test profiles) and a built $PPROF.  Prints a not_ok line
+# for each missing one, naming what installs it, and fails if any is missing.
+# Missing tools are failures, not skips: scripts/install-deps installs them.
+require() {
+	local missing= tool
+	if [ "${1:-}" = --libprofiler ]; then
+		shift
+		case $(gcc -print-file-name=libprofiler.so 2>/dev/null) in
+		/*) ;;
+		*) not_ok "libprofiler.so is installed (libgoogle-perftools-dev; run scripts/install-deps)"
+		   missing=1 ;;
+		esac
+	fi
+	for tool in "$@"; do
+		have "$tool" || { not_ok "$tool is installed (run scripts/install-deps)"; missing=1; }
+	done
+	if [ ! -x "$PPROF" ]; then
+		not_ok "$PPROF is built (run make)"
+		missing=1
+	fi
+	[ -z "$missing" ]
+}

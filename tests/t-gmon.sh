@@ -30,15 +30,7 @@ mkdir -p "$W"
 SRC=$TESTDATA/gmon
 GEN=(python3 "$TOP/scripts/gen-gmon")
 
-missing=
-for tool in gcc gprof python3; do
-	have "$tool" || { not_ok "$tool is installed (run scripts/install-deps)"; missing=1; }
-done
-if [ ! -x "$PPROF" ]; then
-	not_ok "$PPROF is built (run make)"
-	missing=1
-fi
-[ -z "$missing" ] || exit 1
+require gcc gprof python3 || exit 1
 
 # --- build and run -----------------------------------------------------------
 # build NAME SOURCE FLAGS...: compiles $W/NAME.

@@ -17,19 +17,7 @@ mkdir -p "$W"
 REF=${GOOGLE_PPROF:-google-pprof}
 
 # --- prerequisites -----------------------------------------------------------
-missing=
-for tool in "$REF" gcc g++ nm objdump addr2line; do
-	have "$tool" || { not_ok "$tool is installed (run scripts/install-deps)"; missing=1; }
-done
-case $(gcc -print-file-name=libprofiler.so 2>/dev/null) in
-/*) ;;
-*) not_ok "libprofiler.so is installed (libgoogle-perftools-dev; run scripts/install-deps)"; missing=1 ;;
-esac
-if [ ! -x "$PPROF" ]; then
-	not_ok "$PPROF is built (run make)"
-	missing=1
-fi
-[ -z "$missing" ] || exit 1
+require --libprofiler "$REF" gcc g++ nm objdump addr2line || exit 1
 
 # --- build -------------------------------------------------------------------
 # build NAME COMMAND...: runs a compiler command, reporting failure with its output.

@@ -48,19 +48,7 @@ expect() {
 }
 
 # --- prerequisites -----------------------------------------------------------
-missing=
-for tool in "$REF" gcc g++ gvpr python3 pdfinfo pdftotext file; do
-	have "$tool" || { fail "$tool is installed (run scripts/install-deps)"; missing=1; }
-done
-case $(gcc -print-file-name=libprofiler.so 2>/dev/null) in
-/*) ;;
-*) fail "libprofiler.so is installed (libgoogle-perftools-dev; run scripts/install-deps)"; missing=1 ;;
-esac
-if [ ! -x "$PP" ]; then
-	fail "$PP is built (run make)"
-	missing=1
-fi
-[ -z "$missing" ] || exit 1
+PPROF=$PP require --libprofiler "$REF" gcc g++ gvpr python3 pdfinfo pdftotext file || exit 1
 
 # --- helpers -----------------------------------------------------------------
 # A graph as tab-separated lines, read with cgraph: graph NAME; node NAME
