@@ -631,3 +631,17 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 	}
 	return depth;
 }
+
+unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr, &bias);
+	Dwarf_Line *l;
+	unsigned d = 0;
+
+	if (!cudie || !(l = dwarf_getsrc_die(cudie, addr - bias)))
+		return 0;
+	if (dwarf_linediscriminator(l, &d) != 0)
+		return 0;
+	return d;
+}

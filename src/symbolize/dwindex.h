@@ -44,4 +44,10 @@ void dwindex_free(struct dwindex *ix);
 int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max,
 		   const char **file, int *line);
 
+/*
+ * The discriminator of the line-table row for addr (objdump -l prints
+ * "FILE:LINE (discriminator N)" when it is not 0), or 0.
+ */
+unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr);
+
 #endif

@@ -13,53 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dwindex.h"
-#include "elfsym.h"
 #include "names.h"
+#include "objects.h"
 #include "strbuf.h"
 #include "symbolize.h"
 #include "util.h"
-
-/* One object file, opened once however many mappings use it. */
-struct module {
-	char *path;            /* the file read */
-	int fd;
-	Elf *elf;
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-	struct dwindex *dw;
-	const char *debug_file; /* separate debug info, if found */
-	/* nm's view, from /usr/lib/debug/PATH when that exists. */
-	int nm_fd;
-	Elf *nm_elf;
-	struct elfsyms nm_syms;
-	struct bounds bounds;
-	/* addr2line's symbols for naming code that DWARF does not describe. */
-	struct elfsyms fn_syms;
-	Elf *fn_elf;
-	int ok;
-	size_t order;          /* creation order, to sort lookups by object */
-};
-
-/* A range of addresses served by a module (gperftools pprof's "library"). */
-struct lib {
-	char *path;            /* file to read, opened at the first address */
-	struct module *m;
-	uint64_t start, end;   /* inclusive, as pprof treats them */
-	uint64_t adjust;       /* module address = pc - adjust */
-	struct mapping *mapping;
-};
-
-struct symbolizer {
-	struct profile *p;
-	const struct symbolize_options *o;
-	struct module **mods;
-	size_t nmods, cap_mods;
-	struct lib *libs;
-	size_t nlibs, cap_libs;
-	uint64_t *max_end;     /* see find_lib */
-	struct module *program;
-};
 
 static char *debuginfo_path;
 static const Dwfl_Callbacks callbacks = {
@@ -119,10 +77,10 @@ static void module_load_syms(struct symbolizer *s, struct module *m)
 	m->nm_fd = -1;
 	if (dbg.len && (m->nm_fd = open_regular(dbg.buf)) >= 0)
 		m->nm_elf = elf_begin(m->nm_fd, ELF_C_READ_MMAP, NULL);
-	if (!elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, 0, s->p, &m->nm_syms)) {
+	if (!elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, 0, s->strings, &m->nm_syms)) {
 		elfsyms_release(&m->nm_syms);
 		elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, ELFSYMS_DYNAMIC | ELFSYMS_VERSIONS,
-			     s->p, &m->nm_syms);
+			     s->strings, &m->nm_syms);
 	}
 	bounds_build(&m->nm_syms, &m->bounds);
 	sb_release(&dbg);
@@ -131,10 +89,10 @@ static void module_load_syms(struct symbolizer *s, struct module *m)
 	if (dw) {
 		Elf *de = dwarf_getelf(dw);
 
-		m->dw = dwindex_new(m->mod, s->p, function_symbol, m);
+		m->dw = dwindex_new(m->mod, s->strings, function_symbol, m);
 		if (de && de != m->elf) {
 			dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, NULL, &m->debug_file);
-			if (elfsyms_read(de, 0, s->p, &m->fn_syms))
+			if (elfsyms_read(de, 0, s->strings, &m->fn_syms))
 				m->fn_elf = de;
 			else
 				elfsyms_release(&m->fn_syms);
@@ -142,9 +100,9 @@ static void module_load_syms(struct symbolizer *s, struct module *m)
 	}
 	if (!m->fn_elf) {
 		m->fn_elf = m->elf;
-		if (!elfsyms_read(m->elf, 0, s->p, &m->fn_syms)) {
+		if (!elfsyms_read(m->elf, 0, s->strings, &m->fn_syms)) {
 			elfsyms_release(&m->fn_syms);
-			elfsyms_read(m->elf, ELFSYMS_DYNAMIC, s->p, &m->fn_syms);
+			elfsyms_read(m->elf, ELFSYMS_DYNAMIC, s->strings, &m->fn_syms);
 		}
 	}
 }
@@ -313,7 +271,7 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
-static void add_lib(struct symbolizer *s, const char *path, struct mapping *mp)
+static void add_lib(struct symbolizer *s, const char *path, struct mapping *mp, size_t rank)
 {
 	struct lib *l;
 
@@ -325,10 +283,11 @@ static void add_lib(struct symbolizer *s, const char *path, struct mapping *mp)
 	l->start = mp->start;
 	l->end = mp->limit;
 	l->adjust = 0;
+	l->rank = rank;
 }
 
 /* Opens a library's object at its first address, so unused ones cost nothing. */
-static struct module *lib_module(struct symbolizer *s, struct lib *l)
+struct module *lib_module(struct symbolizer *s, struct lib *l)
 {
 	if (!l->m) {
 		l->m = module_get(s, l->path);
@@ -337,7 +296,7 @@ static struct module *lib_module(struct symbolizer *s, struct lib *l)
 	return l->m;
 }
 
-static struct module *program_module(struct symbolizer *s)
+struct module *program_module(struct symbolizer *s)
 {
 	if (!s->program && s->o->program)
 		s->program = module_get(s, s->o->program);
@@ -349,7 +308,7 @@ static struct module *program_module(struct symbolizer *s)
  * (end included, as pprof has it) holds a.  libs are by decreasing start;
  * max_end[j] is the largest end among libs[j..], to stop the scan early.
  */
-static struct lib *find_lib(struct symbolizer *s, uint64_t a)
+struct lib *find_lib(struct symbolizer *s, uint64_t a)
 {
 	size_t lo = 0, hi = s->nlibs, j;
 
@@ -374,43 +333,47 @@ static int cmp_lib_desc(const void *a, const void *b)
 	return x->start > y->start ? -1 : x->start < y->start;
 }
 
-static void plan_libraries(struct symbolizer *s)
+void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct profile *strings,
+		     const struct symbolize_options *o)
 {
-	const struct symbolize_options *o = s->o;
 	char *prog_real = NULL;
 	size_t i;
 	int main_found = 0;
 
+	memset(s, 0, sizeof(*s));
+	s->prof = prof;
+	s->strings = strings;
+	s->o = o;
 	if (o->program)
 		prog_real = realpath(o->program, NULL);
 	/* Which mapping is the program: its exact path, else its base name. */
-	for (i = 0; i < s->p->nmapping && o->program; i++) {
-		const char *f = s->p->mapping[i]->file;
+	for (i = 0; i < s->prof->nmapping && o->program; i++) {
+		const char *f = s->prof->mapping[i]->file;
 
 		if ((prog_real && !strcmp(f, prog_real)) || !strcmp(base_name(f), base_name(o->program)))
 			main_found = 1;
 	}
-	for (i = 0; i < s->p->nmapping; i++) {
-		struct mapping *mp = s->p->mapping[i];
+	for (i = 0; i < s->prof->nmapping; i++) {
+		struct mapping *mp = s->prof->mapping[i];
 		const char *f = mp->file;
 
 		if (o->program && ((prog_real && !strcmp(f, prog_real)) ||
 				   !strcmp(base_name(f), base_name(o->program)))) {
-			add_lib(s, o->program, mp);
+			add_lib(s, o->program, mp, i);
 		} else if (looks_like_library(f)) {
 			char *path = find_library(o, f);
 
-			add_lib(s, path, mp);
+			add_lib(s, path, mp, i);
 			free(path);
 		} else if (o->program && !main_found && f[0] == '/') {
 			/*
 			 * The program at another path than the profile recorded:
 			 * the first executable mapping that is no library is it.
 			 */
-			add_lib(s, o->program, mp);
+			add_lib(s, o->program, mp, i);
 			main_found = 1;
 		} else if (!o->program && f[0] == '/') {
-			add_lib(s, f, mp);
+			add_lib(s, f, mp, i);
 		}
 	}
 	if (s->nlibs > 1)
@@ -422,18 +385,8 @@ static void plan_libraries(struct symbolizer *s)
 	free(prog_real);
 }
 
-#define MAX_FRAMES 64
-
-struct frame {
-	const char *name;      /* full name, without the <addr> tag */
-	const char *raw;
-	uint64_t symaddr;      /* NO_SYMBOL_ADDRESS unless taken from nm */
-	const char *file;
-	int line;
-};
-
 /* addr2line -f -i -C for one module address: frames innermost first. */
-static int addr2line(struct module *m, uint64_t addr, struct frame *fr)
+int addr2line(struct module *m, uint64_t addr, struct frame *fr)
 {
 	struct dwframe df[MAX_FRAMES];
 	const char *file = NULL;
@@ -471,7 +424,7 @@ static void symbolize_pc(struct symbolizer *s, struct module *m, struct location
 {
 	struct frame fr[MAX_FRAMES];
 	struct line lines[MAX_FRAMES];
-	struct profile *p = s->p;
+	struct profile *p = s->strings;
 	const struct elfsym *nm = NULL;
 	char pcname[32];
 	int n, i, have_nm = m->bounds.n > 0;
@@ -567,14 +520,14 @@ static int cmp_work(const void *a, const void *b)
 
 int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e)
 {
-	struct symbolizer s = { .p = p, .o = o };
+	struct symbolizer s;
 	struct strbuf tmp = STRBUF_INIT;
 	struct work *work;
 	size_t i, nwork = 0;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));
-	plan_libraries(&s);
+	symbolizer_init(&s, p, p, o);
 	/*
 	 * Assign every address its object, then look them up per object in
 	 * ascending order: binutils' naming depends on lookup order (dwindex.h).
@@ -611,13 +564,21 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 	free(work);
 	if (o->verbose)
 		verbose_summary(&s);
-	for (i = 0; i < s.nmods; i++)
-		module_free(s.mods[i]);
-	free(s.mods);
-	for (i = 0; i < s.nlibs; i++)
-		free(s.libs[i].path);
-	free(s.libs);
-	free(s.max_end);
+	symbolizer_release(&s);
 	sb_release(&tmp);
 	return 0;
+}
+
+void symbolizer_release(struct symbolizer *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nmods; i++)
+		module_free(s->mods[i]);
+	free(s->mods);
+	for (i = 0; i < s->nlibs; i++)
+		free(s->libs[i].path);
+	free(s->libs);
+	free(s->max_end);
+	memset(s, 0, sizeof(*s));
 }

@@ -1,0 +1,68 @@
+/* code.h - the machine code behind a profile, for --list and --disasm. */
+#ifndef PPROF_CODE_H
+#define PPROF_CODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "err.h"
+#include "filter.h"
+#include "profile.h"
+#include "symbolize.h"
+
+/*
+ * The objects of a symbolized profile opened again, as the symbolizer found
+ * them (program, libraries, --lib_prefix); each is read when first needed.
+ * p and o must outlive it.
+ */
+struct code;
+struct code *code_open(const struct profile *p, const struct symbolize_options *o);
+void code_close(struct code *c);
+
+/* A routine as gperftools pprof knows it: from one nm symbol to the next. */
+struct routine {
+	const char *name;      /* nm's name tagged with its address: "mid<0000000000401740>" */
+	const char *short_name; /* the name as reports print it: "mid" */
+	uint64_t start, end;   /* object addresses, [start, end) */
+	uint64_t adjust;       /* profile address = object address + adjust */
+	size_t object;         /* which object (internal) */
+};
+
+/*
+ * The routines --list=RE and --disasm=RE show: those whose tagged name
+ * matches re and whose range holds one of the profile addresses addr
+ * (ascending, n of them).  Objects come in the order of the profile's
+ * mappings, then the program at its own addresses (each object and load
+ * address once); within one, routines sort by short name, then address.
+ * Returns how many; *out is the caller's to free.
+ */
+size_t code_routines(struct code *c, const struct regex *re, const uint64_t *addr, size_t n,
+		     struct routine **out);
+
+/* One instruction of a routine, with what gperftools pprof knows of it. */
+struct code_insn {
+	uint64_t addr, end;    /* profile addresses: samples in [addr, end) are its own */
+	uint64_t objaddr;      /* address in its object, as objdump prints it */
+	const char *text;
+	/*
+	 * The location objdump -l printed last when it reached this
+	 * instruction, as pprof parses it: locations with a discriminator are
+	 * not recognized, so the one before stays.  "" and -1 before any.
+	 */
+	const char *file;
+	int line;
+	/* addr2line's outermost frame (the routine's own line): "??" and 0 when unknown. */
+	const char *top_file;
+	int top_line;
+};
+
+/*
+ * Disassembles r: its instructions in address order, the last one running
+ * to the routine's end.  Returns how many (*out is the caller's to free),
+ * or -1 with e set when the object cannot be read or decoded.
+ */
+long code_disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,
+		      struct code_insn **out, struct err *e);
+
+#endif

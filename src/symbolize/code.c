@@ -1,0 +1,352 @@
+/* code.c - routines, instructions and their source lines, as gperftools pprof finds them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "code.h"
+#include "names.h"
+#include "objects.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* An object at one load address: what pprof calls a library. */
+struct object {
+	struct module *m;
+	uint64_t adjust;
+	size_t rank;               /* mapping order; the program's own addresses last */
+	struct decoder *dec[2];    /* per syntax, made on first use */
+};
+
+struct code {
+	struct symbolizer s;
+	struct profile *strings;   /* owns every name handed out */
+	const struct symbolize_options *o;
+	struct object *obj;
+	size_t nobj, cap_obj;
+	int planned;
+};
+
+struct code *code_open(const struct profile *p, const struct symbolize_options *o)
+{
+	struct code *c = xcalloc(1, sizeof(*c));
+
+	c->strings = profile_new();
+	c->o = o;
+	symbolizer_init(&c->s, p, c->strings, o);
+	return c;
+}
+
+void code_close(struct code *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nobj; i++) {
+		decoder_free(c->obj[i].dec[0]);
+		decoder_free(c->obj[i].dec[1]);
+	}
+	free(c->obj);
+	symbolizer_release(&c->s);
+	profile_free(c->strings);
+	free(c);
+}
+
+static void add_object(struct code *c, struct module *m, uint64_t adjust, size_t rank)
+{
+	size_t i;
+
+	if (!m || !m->ok)
+		return;
+	for (i = 0; i < c->nobj; i++)
+		if (c->obj[i].m == m && c->obj[i].adjust == adjust)
+			return;
+	GROW(c->obj, c->cap_obj, c->nobj + 1);
+	memset(&c->obj[c->nobj], 0, sizeof(c->obj[0]));
+	c->obj[c->nobj].m = m;
+	c->obj[c->nobj].adjust = adjust;
+	c->obj[c->nobj].rank = rank;
+	c->nobj++;
+}
+
+static int cmp_object(const void *a, const void *b)
+{
+	const struct object *x = a, *y = b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The first of the n ascending addresses that is at least a. */
+static size_t lower_bound(const uint64_t *addr, size_t n, uint64_t a)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int holds_any(const uint64_t *addr, size_t n, uint64_t lo, uint64_t hi)
+{
+	size_t k = lower_bound(addr, n, lo);
+
+	return k < n && addr[k] < hi;
+}
+
+/*
+ * pprof's libraries: every executable mapping it takes for a library or the
+ * program, in the order of the profile's maps, then the program once more at
+ * its link-time addresses (covering addresses no mapping holds).  A library
+ * none of the addresses falls in cannot hold a routine with samples, so it
+ * is not opened.  The same object at the same load address is listed once
+ * (pprof lists a non-PIE program twice, and so shows its routines twice).
+ */
+static void plan_objects(struct code *c, const uint64_t *addr, size_t n)
+{
+	struct symbolizer *s = &c->s;
+	size_t i;
+
+	c->planned = 1;
+	for (i = 0; i < s->nlibs; i++) {
+		struct lib *l = &s->libs[i];
+		struct module *m;
+
+		if (!holds_any(addr, n, l->start, l->end == UINT64_MAX ? l->end : l->end + 1))
+			continue;
+		m = lib_module(s, l);   /* sets l->adjust */
+		add_object(c, m, l->adjust, l->rank);
+	}
+	qsort(c->obj, c->nobj, sizeof(*c->obj), cmp_object);
+	add_object(c, program_module(s), 0, SIZE_MAX);
+}
+
+struct candidate {
+	struct routine r;
+	const char *sort_key;
+};
+
+static int cmp_candidate(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+	int d;
+
+	if (x->r.object != y->r.object)
+		return x->r.object < y->r.object ? -1 : 1;
+	if ((d = strcmp(x->sort_key, y->sort_key)))
+		return d;
+	return x->r.start < y->r.start ? -1 : x->r.start > y->r.start;
+}
+
+size_t code_routines(struct code *c, const struct regex *re, const uint64_t *addr, size_t n,
+		     struct routine **out)
+{
+	struct candidate *v = NULL;
+	struct strbuf name = STRBUF_INIT, shrt = STRBUF_INIT;
+	size_t nv = 0, cap = 0, i, j;
+
+	if (!c->planned)
+		plan_objects(c, addr, n);
+	for (i = 0; i < c->nobj; i++) {
+		const struct object *ob = &c->obj[i];
+		const struct bounds *b = &ob->m->bounds;
+
+		for (j = 0; j < b->n; j++) {
+			uint64_t lo = b->start[j] + ob->adjust, hi = b->end[j] + ob->adjust;
+			struct candidate *k;
+
+			/* The last routine has no end (size 0): pprof never shows it. */
+			if (b->end[j] <= b->start[j] || hi < lo || !holds_any(addr, n, lo, hi))
+				continue;
+			sb_reset(&name);
+			sb_addf(&name, "%s<%0*llx>", b->sym[j]->name, (int)ob->m->nm_syms.addr_digits,
+				(unsigned long long)b->start[j]);
+			if (!regex_match(re, name.buf, name.len))
+				continue;
+			short_function_name(name.buf, c->o->keep_templates, &shrt);
+			GROW(v, cap, nv + 1);
+			k = &v[nv++];
+			k->r.name = profile_intern(c->strings, name.buf);
+			k->r.short_name = profile_intern(c->strings, shrt.buf);
+			k->r.start = b->start[j];
+			k->r.end = b->end[j];
+			k->r.adjust = ob->adjust;
+			k->r.object = i;
+			/* pprof sorts by the short name without template arguments. */
+			short_function_name(name.buf, 0, &shrt);
+			k->sort_key = profile_intern(c->strings, shrt.buf);
+		}
+	}
+	sb_release(&name);
+	sb_release(&shrt);
+	if (nv > 1)
+		qsort(v, nv, sizeof(*v), cmp_candidate);
+	*out = xcalloc(nv + 1, sizeof(**out));
+	for (i = 0; i < nv; i++)
+		(*out)[i] = v[i].r;
+	free(v);
+	return nv;
+}
+
+/*
+ * objdump's preference among symbols at one address (its compare_symbols):
+ * not a file name, a function, an object, not local, global (over weak),
+ * larger, not starting with '.', then the smaller name.  Negative when a
+ * is preferred.
+ */
+static int prefer(const struct elfsym *a, const struct elfsym *b)
+{
+	size_t an = strlen(a->raw), bn = strlen(b->raw);
+	int af = an > 2 && a->raw[an - 2] == '.' && (a->raw[an - 1] == 'o' || a->raw[an - 1] == 'a');
+	int bf = bn > 2 && b->raw[bn - 2] == '.' && (b->raw[bn - 1] == 'o' || b->raw[bn - 1] == 'a');
+
+	if (af != bf)
+		return af - bf;
+	if ((a->type == STT_FUNC) != (b->type == STT_FUNC))
+		return a->type == STT_FUNC ? -1 : 1;
+	if ((a->type == STT_OBJECT) != (b->type == STT_OBJECT))
+		return a->type == STT_OBJECT ? -1 : 1;
+	if ((a->bind == STB_LOCAL) != (b->bind == STB_LOCAL))
+		return a->bind == STB_LOCAL ? 1 : -1;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	if ((a->raw[0] == '.') != (b->raw[0] == '.'))
+		return a->raw[0] == '.' ? 1 : -1;
+	return strcmp(a->raw, b->raw);
+}
+
+/* The symbol objdump names an address after: the last address at or below it. */
+static const char *symbol_for(void *ctx, uint64_t addr, uint64_t *start)
+{
+	const struct elfsyms *t = &((struct module *)ctx)->nm_syms;
+	size_t lo = 0, hi = t->n, k, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->sym[mid].value <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	k = lo - 1;
+	for (i = k; i > 0 && t->sym[i - 1].value == t->sym[k].value; i--)
+		if (prefer(&t->sym[i - 1], &t->sym[k]) < 0)
+			k = i - 1;
+	*start = t->sym[k].value;
+	return t->sym[k].name;
+}
+
+/* Decodes the executable sections' bytes in [start, end), as objdump does. */
+static int decode_range(struct object *ob, struct decoder *dec, uint64_t start, uint64_t end,
+			struct insn **v, size_t *nv, size_t *cap, struct err *e)
+{
+	Elf *elf = ob->m->elf;
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		uint64_t lo, hi, send;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
+		    sh.sh_type == SHT_NOBITS || !sh.sh_size)
+			continue;
+		send = sh.sh_addr + sh.sh_size;
+		if (send < sh.sh_addr)
+			send = UINT64_MAX;
+		lo = start > sh.sh_addr ? start : sh.sh_addr;
+		hi = end < send ? end : send;
+		if (lo >= hi)
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size < sh.sh_size)
+			return err_set(e, "'%s': cannot read section at 0x%llx: %s", ob->m->path,
+				       (unsigned long long)sh.sh_addr, elf_errmsg(-1));
+		decode(dec, (const uint8_t *)d->d_buf + (lo - sh.sh_addr), send - lo, hi - lo, lo,
+		       symbol_for, ob->m, v, nv, cap);
+	}
+	return 0;
+}
+
+/*
+ * objdump -l prints a location line before an instruction when the line
+ * number (or discriminator) differs from the last one printed, or the
+ * function changed; pprof takes a printed "FILE:LINE" as the location of
+ * what follows, but not "FILE:LINE (discriminator N)".
+ */
+struct objdump_lines {
+	const char *func;
+	unsigned prev_line, prev_disc;
+	const char *file;
+	int line;
+};
+
+static void objdump_line(struct objdump_lines *st, struct module *m, const struct frame *inner,
+			 uint64_t objaddr)
+{
+	const char *func = inner->raw && inner->raw[0] ? inner->raw : inner->name;
+	unsigned line = inner->line > 0 ? (unsigned)inner->line : 0;
+	unsigned disc = line && m->dw ? dwindex_discriminator(m->dw, objaddr) : 0;
+
+	/* A new function makes objdump print the next line number again. */
+	if (func && func[0] && (!st->func || strcmp(func, st->func) != 0))
+		st->prev_line = (unsigned)-1;
+	if (line && (line != st->prev_line || disc != st->prev_disc) && !disc) {
+		st->file = inner->file ? inner->file : "???";
+		st->line = (int)line;
+	}
+	if (func && func[0])
+		st->func = func;
+	if (line && line != st->prev_line)
+		st->prev_line = line;
+	st->prev_disc = disc;
+}
+
+long code_disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,
+		      struct code_insn **out, struct err *e)
+{
+	struct object *ob = &c->obj[r->object];
+	struct objdump_lines st = { NULL, 0, 0, "", -1 };
+	struct insn *v = NULL;
+	size_t nv = 0, cap = 0, i;
+	struct code_insn *ci;
+	int k = syntax == DECODE_INTEL;
+
+	*out = NULL;
+	if (!ob->dec[k] && !(ob->dec[k] = decoder_new(ob->m->elf, syntax, e)))
+		return err_prefix(e, "'%s'", ob->m->path);
+	if (decode_range(ob, ob->dec[k], r->start, r->end, &v, &nv, &cap, e) < 0) {
+		free(v);
+		return -1;
+	}
+	ci = xcalloc(nv + 1, sizeof(*ci));
+	for (i = 0; i < nv; i++) {
+		struct frame fr[MAX_FRAMES];
+		int nf = addr2line(ob->m, v[i].addr, fr);
+
+		ci[i].objaddr = v[i].addr;
+		ci[i].addr = v[i].addr + r->adjust;
+		ci[i].end = (i + 1 < nv ? v[i + 1].addr : r->end) + r->adjust;
+		ci[i].text = profile_intern(c->strings, v[i].text);
+		objdump_line(&st, ob->m, &fr[0], v[i].addr);
+		ci[i].file = st.file;
+		ci[i].line = st.line;
+		if (nf > MAX_FRAMES)
+			nf = MAX_FRAMES;
+		ci[i].top_file = fr[nf - 1].file ? fr[nf - 1].file : "??";
+		ci[i].top_line = fr[nf - 1].line;
+	}
+	free(v);
+	*out = ci;
+	return (long)nv;
+}
