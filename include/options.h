@@ -22,6 +22,8 @@ struct options {
 	int drop_negative;
 	const char *lib_prefix;
 	int show_addresses;
+	const char *source_path, *trim_path;
+	int intel_syntax;
 	const char *sample_index; /* which sample value to report: a type name or a number */
 	int no_strip_temp;
 	int no_auto_signal_frm;

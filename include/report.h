@@ -9,12 +9,15 @@
 #include "arena.h"
 #include "err.h"
 #include "profile.h"
+#include "symbolize.h"
 
 enum granularity {
 	GRAN_FUNCTIONS,
 	GRAN_LINES,
 	GRAN_ADDRESSES,
 	GRAN_FILES,
+	/* Raw addresses, one entry per location, no inline levels (--list, --disasm). */
+	GRAN_PCS,
 };
 
 struct report_options {
@@ -31,6 +34,10 @@ struct report_options {
 	/* For formats beyond text. */
 	const char *program;     /* as named on the command line, or NULL */
 	const char *regex;       /* the argument of --list=RE, --disasm=RE */
+	const struct symbolize_options *symbolize; /* how the objects were found */
+	const char *source_path; /* --source_path: directories to find sources in */
+	const char *trim_path;   /* --trim_path: prefixes to drop from source paths */
+	int intel_syntax;        /* --intel_syntax */
 	int nodecount;           /* graph trimming: --nodecount, ... */
 	double nodefraction, edgefraction;
 	int maxdegree;
@@ -45,6 +52,7 @@ struct entry {
 	 * prints instead, "SHORT FILE:LINE" of the outermost frame; else NULL.
 	 */
 	const char *display;
+	uint64_t address;        /* GRAN_PCS: the address */
 };
 
 /*
@@ -126,6 +134,8 @@ extern const struct report_format report_text_format;
 /* Call graphs: dot.c writes DOT; render.c lays it out and renders it with gvc. */
 extern const struct report_format report_dot_format, report_ps_format, report_pdf_format,
 	report_svg_format, report_gif_format, report_png_format;
+/* list.c and disasm.c: annotated source and machine code of routines. */
+extern const struct report_format report_list_format, report_disasm_format;
 /* render.c: render to a temporary file and open a viewer on it. */
 extern const struct report_format report_gv_format, report_evince_format, report_web_format;
 /* The formats, NULL-terminated. */

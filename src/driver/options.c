@@ -48,6 +48,12 @@ static const struct desc table[] = {
 	  "Comma-separated directories to look for libraries under" },
 	{ "sample_index", K_STRING, OFF(sample_index), 0, "NAME",
 	  "Report the sample value NAME or number N (gmon.out: calls, executions)" },
+	{ "source_path", K_STRING, OFF(source_path), 0, "DIRS",
+	  "Colon-separated directories to find source files in (--list, --disasm)" },
+	{ "trim_path", K_STRING, OFF(trim_path), 0, "PREFIXES",
+	  "Colon-separated prefixes to remove from source paths before searching" },
+	{ "intel_syntax", K_BOOL, OFF(intel_syntax), 0, NULL,
+	  "Show x86 disassembly in Intel syntax instead of AT&T (--disasm)" },
 	{ "show_addresses", K_BOOL, OFF(show_addresses), 0, NULL,
 	  "Append the address to --functions and --lines entries" },
 	{ "no_strip_temp", K_BOOL, OFF(no_strip_temp), 0, NULL,
@@ -98,7 +104,9 @@ void options_usage(FILE *out)
 	      "  pprof --text ./prog prog.prof\n"
 	      "  pprof --text --lines ./prog prog.prof\n"
 	      "  pprof --text --cum --focus=Mutex --ignore=string ./prog prog.prof\n"
-	      "  pprof --text --base=old.prof ./prog new.prof\n", out);
+	      "  pprof --text --base=old.prof ./prog new.prof\n"
+	      "  pprof --list='^getdir<' ./prog prog.prof\n"
+	      "  pprof --disasm=getdir --source_path=src ./prog prog.prof\n", out);
 }
 
 static void defaults(struct options *o)

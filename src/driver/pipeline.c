@@ -137,13 +137,16 @@ int pipeline_run(const struct options *o)
 	int nfiles = o->nargs, status = 1;
 	char *prefix_buf = NULL;
 	const char **prefixes = NULL;
+	char fmt_option[32];
 
 	if (nfiles == 0) {
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
 		return 2;
 	}
+	snprintf(fmt_option, sizeof(fmt_option), "--%s", fmt->name);
 	/* Bad regexes are usage errors: check them before any work. */
-	if (check_regex(o->focus, "--focus", &e) < 0 || check_regex(o->ignore, "--ignore", &e) < 0) {
+	if (check_regex(o->focus, "--focus", &e) < 0 || check_regex(o->ignore, "--ignore", &e) < 0 ||
+	    (o->format && o->format->arg && check_regex(o->format_arg, fmt_option, &e) < 0)) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		return 2;
 	}
@@ -186,6 +189,10 @@ int pipeline_run(const struct options *o)
 	ro.no_auto_signal_frames = o->no_auto_signal_frm;
 	ro.program = program;
 	ro.regex = o->format_arg;
+	ro.symbolize = &so;
+	ro.source_path = o->source_path;
+	ro.trim_path = o->trim_path;
+	ro.intel_syntax = o->intel_syntax;
 	ro.nodecount = o->nodecount;
 	ro.nodefraction = o->nodefraction;
 	ro.edgefraction = o->edgefraction;

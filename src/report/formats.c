@@ -5,6 +5,8 @@
 
 const struct report_format *const report_formats[] = {
 	&report_text_format,
+	&report_list_format,
+	&report_disasm_format,
 	&report_gv_format,
 	&report_evince_format,
 	&report_web_format,

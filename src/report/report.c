@@ -234,6 +234,7 @@ static uint32_t entry_for(struct builder *b, const char *key, const char *displa
 	r->entry[r->nentry].key = key;
 	r->entry[r->nentry].flat = r->entry[r->nentry].cum = 0;
 	r->entry[r->nentry].display = display;
+	r->entry[r->nentry].address = 0;
 	ix->slot[i] = (uint32_t)++r->nentry;
 	if (++ix->used * 2 > ix->mask + 1) {
 		size_t cap = (ix->mask + 1) * 2, k;
@@ -304,6 +305,7 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 	format_addr(b, loc->address, a, sizeof(a));
 	sb_reset(&b->sb);
 	switch (b->o->granularity) {
+	case GRAN_PCS:  /* build_keys takes these itself */
 	case GRAN_ADDRESSES:
 		sb_addf(&b->sb, "%s %s %s", a, func, fl);
 		break;
@@ -357,6 +359,15 @@ static void build_keys(struct builder *b)
 		li->key_off = (uint32_t)b->nkeys;
 		if (li->uninteresting || (b->addr_digits == 16 && loc->address > 0x7fffffffffffffffULL))
 			continue;
+		if (b->o->granularity == GRAN_PCS) {
+			uint32_t k = entry_for(b, addr_string(b, loc->address), NULL);
+
+			b->r->entry[k].address = loc->address;
+			GROW(b->keys, b->cap_keys, b->nkeys + 1);
+			b->keys[b->nkeys++] = k;
+			li->nkey = 1;
+			continue;
+		}
 		GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
 		for (j = ntriples(loc) - 1; j >= 0; j--)
 			b->keys[b->nkeys++] = triple_entry(b, loc, j);
