@@ -11,7 +11,13 @@
 #      google-pprof --text OPTIONS testdata/golden/prog testdata/golden/prof64le.prof
 #        > testdata/golden/prof.NAME.text      (stdout only)
 #    and the same from prof32le.prof into prof32.NAME.text;
-# 3. checks that google-pprof prints the same for 64be as for 64le and for
+# 3. for each line "NAME<TAB>OPTIONS" of testdata/golden/LISTS:
+#      google-pprof OPTIONS testdata/golden/prog testdata/golden/prof64le.prof
+#        > testdata/golden/prof.NAME.out
+#    which needs the sources at /golden, where the debug information puts
+#    them: /golden is made a symbolic link to testdata/golden when missing
+#    (as root), and removed afterwards;
+# 4. checks that google-pprof prints the same for 64be as for 64le and for
 #    32be as for 32le, and that the 32-bit output equals the 64-bit output once
 #    16-digit addresses are shortened to 8 digits (google-pprof prints
 #    addresses of 32-bit profiles with 8 hex digits: "0x004b0000").
@@ -59,4 +65,21 @@ while IFS=$'\t' read -r name opts; do
 	fi
 	echo "$G/prof.$name.text  (--text $opts)"
 done <"$G/CASES"
+
+made_link=
+if [ ! -e /golden ]; then
+	ln -s "$top/$G" /golden || { echo "update-golden: cannot create /golden (run as root)" >&2; exit 1; }
+	made_link=1
+fi
+while IFS=$'\t' read -r name opts; do
+	case $name in ''|'#'*) continue ;; esac
+	# shellcheck disable=SC2086 # options are space-separated on purpose
+	if ! "$REF" $opts "$G/prog" "$G/prof64le.prof" >"$G/prof.$name.out" 2>"$tmp/err"; then
+		echo "update-golden: $name: $REF failed:" >&2
+		cat "$tmp/err" >&2
+		status=1
+	fi
+	echo "$G/prof.$name.out  ($opts)"
+done <"$G/LISTS"
+[ -n "$made_link" ] && rm -f /golden
 exit $status

@@ -131,6 +131,28 @@ for variant in pie nopie; do
 			"$V/$kind.want" "$V/$kind.got"
 	done
 
+	# --disasm: each instruction's flat count is the generator's for its
+	# address; --list: each routine's total is its function's, and the
+	# per-line counts add up to it (the source found through --source_path).
+	run_pprof --disasm='^(hot_loop|warm|cold|main)<' --source_path="$TESTDATA/dcpi" "$BIN" "$V/prof.dcpi"
+	check "$variant: --disasm exits 0 without messages" test "$RC" -eq 0 -a ! -s "$W/err"
+	# Instruction lines are "%6s %6s    %8s: TEXT": the colon in column 26.
+	awk '/^ROUTINE/ { next } substr($0, 26, 1) == ":" && $1 != "." {
+		a = sprintf("%16s", substr($3, 1, length($3) - 1)); gsub(/ /, "0", a); print a, $1 }' \
+		"$W/out" | LC_ALL=C sort >"$V/disasm.got"
+	LC_ALL=C sort "$V/exp.addresses" >"$V/disasm.want"
+	same_output "$variant: --disasm counts per instruction are the generator's" \
+		"$V/disasm.want" "$V/disasm.got"
+	run_pprof --list='^(hot_loop|warm|cold|main)<' --source_path="$TESTDATA/dcpi" "$BIN" "$V/prof.dcpi"
+	check "$variant: --list exits 0 without messages" test "$RC" -eq 0 -a ! -s "$W/err"
+	awk '/^ROUTINE/ { name = $3; getline; print name, $1 }' "$W/out" | LC_ALL=C sort >"$V/list.got"
+	LC_ALL=C sort "$V/exp.functions" >"$V/list.want"
+	same_output "$variant: --list totals are the functions' counts" "$V/list.want" "$V/list.got"
+	check "$variant: --list per-line counts add up to the totals" awk '
+		/^ROUTINE/ { if (name != "" && sum != tot) bad = 1; name = $3; getline; tot = $1; sum = 0; next }
+		$3 ~ /^[0-9]+:$/ && $1 != "." { sum += $1 }
+		END { if (sum != tot) bad = 1; exit bad }' "$W/out"
+
 	# The header comes first, in file order, unknown lines verbatim.
 	{
 		echo "dcpi version pdb-0.07"

@@ -73,3 +73,33 @@ while IFS=$'\t' read -r name opts; do
 	same_output "$name: 32le report == 64le report (8-digit addresses)" \
 		"$W/$name.64le.short" "$W/$name.32le.out"
 done <"$G/CASES"
+
+# Listings (LISTS): every layout prints google-pprof's listing of the 64-bit
+# profile byte for byte (instructions included: capstone's text is spaced
+# and named as objdump's), the sources found through --source_path.
+while IFS=$'\t' read -r name opts; do
+	case $name in ''|'#'*) continue ;; esac
+	exp=$G/prof.$name.out
+	for l in 64le 64be 32le 32be; do
+		out=$W/$name.$l.out err=$W/$name.$l.err
+		# shellcheck disable=SC2086 # options are space-separated on purpose
+		timeout 60 "$PPROF" $opts --source_path="$G" "$G/prog" "$G/prof$l.prof" >"$out" 2>"$err"
+		rc=$?
+		same_output "$name ($l): $opts matches google-pprof" "$exp" "$out"
+		if [ "$rc" -eq 0 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$err"; then
+			ok "$name ($l): exits 0 cleanly"
+		else
+			not_ok "$name ($l): exits 0 cleanly (status $rc)"
+			head -n 10 "$err" | sed 's/^/    stderr: /'
+		fi
+	done
+done <"$G/LISTS"
+
+# The inlined mix() in mid(): --disasm shows its samples on mix's own lines
+# (39-40), --list on the line of the call in mid (46).
+grep -qE '^ +[0-9]+ +[0-9]+ +40: x = \(x \^ \(x >> 7\)\)' "$W/disasm-mid.64le.out" &&
+	ok "disasm-mid: samples of the inlined mix() are on its line 40" ||
+	not_ok "disasm-mid: samples of the inlined mix() are on its line 40"
+grep -qE '^ +[0-9]+ +[0-9]+ +46: 	unsigned long m = mix\(n\);' "$W/list-mid.64le.out" &&
+	ok "list-mid: samples of the inlined mix() are charged to mid's line 46" ||
+	not_ok "list-mid: samples of the inlined mix() are charged to mid's line 46"

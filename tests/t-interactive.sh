@@ -95,14 +95,15 @@ def session(keys):
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     return out.decode("utf-8", "replace")
-first = session([b"top2\r", b"wal\t\r"])
-second = session([b"\x1b[A\x1b[A\x1b[A\r"])
+first = session([b"top2\r", b"wal\t\r", b"disasm ^mid<\r"])
+second = session([b"\x1b[A\x1b[A\x1b[A\x1b[A\r"])
 third = session([b"to\x03", b"top1\r"])
 sys.stdout.write(first + "\n=====\n" + second + "\n#####\n" + third)
 PY
 HOME=$W/home XDG_DATA_HOME=$W/home/data TERM=xterm python3 "$W/drive_tty.py" "$PPROF" "$G/prog" "$G/prof64le.prof" >"$W/pty.out" 2>&1
 check "a terminal gets the welcome line and the prompt" grep -q "Welcome to pprof" "$W/pty.out"
 check "a terminal runs commands" grep -q "leaf_a" "$W/pty.out"
+check "a terminal runs disasm" grep -q "ROUTINE ====================== mid" "$W/pty.out"
 check "tab completes a function name (wal -> walk)" grep -q "^walk" "$W/home/data/pprof/history"
 check "the history is kept in XDG_DATA_HOME" grep -q "top2" "$W/home/data/pprof/history"
 check "the history comes back in the next session (up-arrow reruns top2)" \
@@ -117,5 +118,18 @@ same_output "dot >FILE writes what --dot prints" "$W/c.dot" "$W/i.dot"
 check "dot >FILE says where it wrote" grep -q "Wrote $W/i.dot" "$W/err"
 (cd "$W" && printf 'pdf\n' | "$PPROF" --interactive "$G/prog" "$G/prof64le.prof" >/dev/null 2>&1)
 check "pdf without a file name writes pprof.1.pdf" bash -c "file '$W/pprof.1.pdf' | grep -q PDF"
-run 'list leaf\n' >/dev/null
-check "commands not built in say so in one line" test "$(wc -l <"$W/err")" -eq 1
+run 'list\n' >/dev/null
+check "list without a regex is one error line" test "$(wc -l <"$W/err")" -eq 1
+
+# list and disasm: the same as --list and --disasm (non-dash arguments are
+# joined with | into the routine regex, -RE ignores stacks).
+printf 'list ^mid<\ndisasm walk -leaf_b\nlist mid walk\n' |
+	"$PPROF" --interactive --source_path="$G" "$G/prog" "$G/prof64le.prof" >"$W/lists" 2>"$W/err"
+{ "$PPROF" --list='^mid<' --source_path="$G" "$G/prog" "$G/prof64le.prof"
+  "$PPROF" --disasm=walk --ignore=leaf_b --source_path="$G" "$G/prog" "$G/prof64le.prof"
+  "$PPROF" --list='mid|walk' --source_path="$G" "$G/prog" "$G/prof64le.prof"; } >"$W/lists.cli" 2>/dev/null
+same_output "list, disasm -RE and list RE RE equal --list, --disasm --ignore" "$W/lists.cli" "$W/lists"
+check "the listings name the routines" test "$(grep -c '^ROUTINE' "$W/lists")" -eq 4
+run 'list ^nosuch<\ntop1\n' >"$W/nolist"
+check "list without a match is one error line and the prompt goes on" \
+	bash -c "grep -q 'no routine with samples matches' '$W/err' && grep -q '^Total' '$W/nolist'"

@@ -78,17 +78,20 @@ strip "$W/prog"
 same_output "a stripped program reports like google-pprof" "$W/ref-stripped.txt" "$W/stripped.txt"
 
 # Hostile programs: an ELF cut short, and one with its middle overwritten,
-# must give a report or one clean error, never a crash or a sanitizer report.
+# must give a report (text, source listing, disassembly) or one clean
+# error, never a crash or a sanitizer report.
 handled() {
-	local rc
-	timeout 60 "$PPROF" --text "$W/prog" "$W/prog.prof" >"$W/hostile.txt" 2>"$W/hostile.err"
-	rc=$?
-	if [ "$rc" -le 1 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$W/hostile.err"; then
-		ok "$1 is handled (status $rc)"
-	else
-		not_ok "$1 is handled (status $rc)"
-		head -n 5 "$W/hostile.err" | sed 's/^/    /'
-	fi
+	local rc opts
+	for opts in --text --list=. --disasm=.; do
+		timeout 60 "$PPROF" "$opts" "$W/prog" "$W/prog.prof" >"$W/hostile.txt" 2>"$W/hostile.err"
+		rc=$?
+		if [ "$rc" -le 1 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$W/hostile.err"; then
+			ok "$1 is handled by $opts (status $rc)"
+		else
+			not_ok "$1 is handled by $opts (status $rc)"
+			head -n 5 "$W/hostile.err" | sed 's/^/    /'
+		fi
+	done
 }
 cp "$W/prog.unstripped" "$W/prog"
 size=$(stat -c %s "$W/prog")
