@@ -33,6 +33,7 @@ struct code *code_open(const struct profile *p, const struct symbolize_options *
 	c->strings = profile_new();
 	c->o = o;
 	symbolizer_init(&c->s, p, c->strings, o);
+	c->s.quiet = 1;
 	return c;
 }
 

@@ -52,6 +52,7 @@ struct symbolizer {
 	size_t nlibs, cap_libs;
 	uint64_t *max_end;     /* see find_lib */
 	struct module *program;
+	int quiet;             /* no warnings: symbolization gave them already */
 };
 
 /*

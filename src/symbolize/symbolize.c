@@ -123,13 +123,15 @@ static struct module *module_get(struct symbolizer *s, const char *path)
 	s->mods[s->nmods++] = m;
 	m->fd = open_regular(path);
 	if (m->fd < 0) {
-		warnf("cannot open '%s': %s; its addresses stay unsymbolized", path,
-		      errno == EINVAL ? "not a regular file" : strerror(errno));
+		if (!s->quiet)
+			warnf("cannot open '%s': %s; its addresses stay unsymbolized", path,
+			      errno == EINVAL ? "not a regular file" : strerror(errno));
 		return m;
 	}
 	m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
 	if (!m->elf || elf_kind(m->elf) != ELF_K_ELF) {
-		warnf("'%s' is not an ELF file; its addresses stay unsymbolized", path);
+		if (!s->quiet)
+			warnf("'%s' is not an ELF file; its addresses stay unsymbolized", path);
 		return m;
 	}
 	m->dwfl = dwfl_begin(&callbacks);
@@ -139,7 +141,7 @@ static struct module *module_get(struct symbolizer *s, const char *path)
 		dwfl_report_end(m->dwfl, NULL, NULL);
 	}
 	module_load_syms(s, m);
-	if (!m->nm_syms.n && !m->dw)
+	if (!m->nm_syms.n && !m->dw && !s->quiet)
 		warnf("'%s' has no symbols and no debug information; its addresses stay unnamed",
 		      path);
 	m->ok = 1;
