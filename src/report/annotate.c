@@ -203,19 +203,17 @@ static const char *trim_name(const struct sources *s, const char *name)
 	if (!s->trim || !*s->trim) {
 		/* "/any/where/BASE/rest" for a search directory ".../BASE": "rest". */
 		for (p = s->search; p && *p; p = *q ? q + 1 : q) {
-			const char *base, *hit;
+			const char *base, *end, *hit;
 			char want[4096];
 
 			q = strchrnul(p, ':');
-			base = p;
-			for (const char *r = p; r < q; r++)
-				if (*r == '/' && r + 1 < q)
-					base = r + 1;
-			if (q - base <= 0 || q - base > (long)sizeof(want) - 3)
+			for (end = q; end > p + 1 && end[-1] == '/'; end--)
+				;
+			for (base = end; base > p && base[-1] != '/'; base--)
+				;
+			if (end == base || end - base > (long)sizeof(want) - 3)
 				continue;
-			snprintf(want, sizeof(want), "/%.*s/", (int)(q - base), base);
-			if (want[strlen(want) - 2] == '/')
-				continue;
+			snprintf(want, sizeof(want), "/%.*s/", (int)(end - base), base);
 			if ((hit = strstr(name, want)))
 				return hit + strlen(want);
 		}
