@@ -123,7 +123,8 @@ static void plan_objects(struct code *c, const uint64_t *addr, size_t n)
 		m = lib_module(s, l);   /* sets l->adjust */
 		add_object(c, m, l->adjust, l->rank);
 	}
-	qsort(c->obj, c->nobj, sizeof(*c->obj), cmp_object);
+	if (c->nobj > 1)
+		qsort(c->obj, c->nobj, sizeof(*c->obj), cmp_object);
 	add_object(c, program_module(s), 0, SIZE_MAX);
 }
 
