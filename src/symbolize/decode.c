@@ -90,7 +90,7 @@ static void out_symbol(struct out *o, uint64_t addr, decode_symfn sym, void *ctx
 
 /* ---- Architecture from the ELF header ---- */
 
-static bool pick_mips(const GElf_Ehdr *eh, cs_mode *mode)
+static void pick_mips(const GElf_Ehdr *eh, cs_mode *mode)
 {
 	uint32_t arch = eh->e_flags & EF_MIPS_ARCH;
 	bool isa64 = eh->e_ident[EI_CLASS] == ELFCLASS64 || (eh->e_flags & EF_MIPS_ABI2) ||
@@ -104,7 +104,6 @@ static bool pick_mips(const GElf_Ehdr *eh, cs_mode *mode)
 	/* EF_MIPS_ARCH_ASE_MICROMIPS: the whole object is microMIPS. */
 	if (eh->e_flags & 0x02000000)
 		*mode |= CS_MODE_MICRO;
-	return true;
 }
 
 /*
@@ -411,6 +410,10 @@ static void intel_parse_terms(const char *t, struct xop *o)
 		} else {
 			size_t n = strcspn(t, " *+-]");
 
+			if (!n) {
+				t++;    /* nothing capstone writes; just go on */
+				continue;
+			}
 			if (t[n] == '*') {
 				copy_word(o->index, sizeof(o->index), t, n);
 				t += n + 1;
@@ -643,6 +646,9 @@ static void x86_mnemonic(struct x86 *f, char *m, size_t size)
 			m[ml - 1] = '\0';
 		return;
 	}
+	/* Intel far call and jmp: objdump says call, jmp with an FWORD operand. */
+	if (f->d->intel && (!strcmp(m, "lcall") || !strcmp(m, "ljmp")))
+		memmove(m, m + 1, strlen(m));
 	/* objdump calls the /6 alias of shl (capstone's sal) shl too. */
 	if (!strncmp(m, "sal", 3))
 		m[1] = 'h';
@@ -700,16 +706,125 @@ static const char *seg_name(uint8_t b)
 	return NULL;
 }
 
-static bool x86_has_byte_reg(const struct x86 *f)
+/*
+ * The number a register has in an encoding (r9d and xmm9 are 9), or -1
+ * for those no REX bit extends.  *bytes is 1 for byte registers, 8 for
+ * 64-bit general ones, else 0.
+ */
+static int reg_number(const char *r, int *bytes)
+{
+	static const char *const low[] = { "ax", "cx", "dx", "bx", "sp", "bp", "si", "di" };
+	size_t len = strlen(r);
+
+	*bytes = 0;
+	if (r[0] == 'r' && isdigit((unsigned char)r[1])) {
+		char last = r[len - 1];
+
+		*bytes = last == 'b' ? 1 : isdigit((unsigned char)last) ? 8 : 0;
+		return atoi(r + 1);
+	}
+	if (!strncmp(r, "xmm", 3) || !strncmp(r, "ymm", 3) || !strncmp(r, "zmm", 3))
+		return atoi(r + 3);
+	if ((!strncmp(r, "cr", 2) || !strncmp(r, "dr", 2)) && isdigit((unsigned char)r[2]))
+		return atoi(r + 2);
+	for (int i = 0; i < 8; i++) {
+		const char *n = low[i];
+
+		if (!strcmp(r, n) || (r[0] == 'e' && !strcmp(r + 1, n)))
+			return i;
+		if (r[0] == 'r' && !strcmp(r + 1, n)) {
+			*bytes = 8;
+			return i;
+		}
+		if (len == 3 && r[2] == 'l' && !strncmp(r, n, 2) && i >= 4) {
+			*bytes = 1;    /* spl, bpl, sil, dil */
+			return i;
+		}
+	}
+	if (len == 2 && r[1] == 'l' && strchr("acdb", r[0]))
+		*bytes = 1;
+	return -1;
+}
+
+/*
+ * Whether a register operand has number n (-1: any of r8 and up), and
+ * whether there are byte and 64-bit ones.
+ */
+static bool x86_has_reg(const struct x86 *f, int n, bool *byte, bool *quad)
+{
+	bool found = false;
+
+	for (int i = 0; i < f->nop; i++) {
+		int bytes, k;
+
+		if (f->op[i].kind != XOP_REG)
+			continue;
+		k = reg_number(f->op[i].reg, &bytes);
+		*byte |= bytes == 1;
+		*quad |= bytes == 8;
+		found |= n < 0 ? k >= 8 : k == n;
+	}
+	return found;
+}
+
+static bool mem_reg_high(const struct x86 *f, bool index)
 {
 	for (int i = 0; i < f->nop; i++) {
-		const char *r = f->op[i].kind == XOP_REG ? f->op[i].reg : "";
+		int bytes;
+		const char *r = index ? f->op[i].index : f->op[i].base;
 
-		if (!strcmp(r, "spl") || !strcmp(r, "bpl") || !strcmp(r, "sil") ||
-		    !strcmp(r, "dil"))
+		if (f->op[i].kind == XOP_MEM && r[0] && reg_number(r, &bytes) >= 8)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Whether objdump shows the REX prefix as a word of its own: it does when
+ * the instruction leaves one of its bits unused (binutils i386-dis.c marks
+ * each bit as operands consume it), or a bare 0x40 has no byte register
+ * to select.  Approximated from the operands capstone shows.
+ */
+static bool x86_rex_unused(const struct x86 *f)
+{
+	uint8_t rex = f->rex, used = 0, modrm = f->x->modrm;
+	bool has_modrm = f->x->encoding.modrm_offset != 0, byte = false, quad = false;
+
+	if (!rex)
+		return false;
+	x86_has_reg(f, -1, &byte, &quad);
+	if (rex & 8 && !name_in(f->name, stack_branch) && !x86_is_jcc(f)) {
+		bool wide = f->nop == 0 || quad || !strcmp(f->name, "cmpxchg16b") ||
+			    (strlen(f->name) > 2 && !strcmp(f->name + strlen(f->name) - 2, "64"));
+
+		for (int i = 0; i < f->x->op_count && !wide; i++)
+			wide = f->x->operands[i].size == 8 && f->x->operands[i].type != X86_OP_REG;
+		used |= wide ? 8 : 0;
+	}
+	if (rex & 4 && has_modrm && x86_has_reg(f, 8 + ((modrm >> 3) & 7), &byte, &quad))
+		used |= 4;
+	if (rex & 2 && mem_reg_high(f, true))
+		used |= 2;
+	if (rex & 1) {
+		if (has_modrm && modrm >> 6 == 3)
+			used |= x86_has_reg(f, 8 + (modrm & 7), &byte, &quad) ? 1 : 0;
+		else if (has_modrm)
+			used |= mem_reg_high(f, false) ? 1 : 0;
+		else
+			used |= x86_has_reg(f, -1, &byte, &quad) ? 1 : 0;
+	}
+	if ((rex & 0xf) & ~used)
+		return true;
+	return !used && !byte;
+}
+
+/* Whether every operand is a byte: an operand-size prefix changes nothing. */
+static bool x86_bytes_only(const struct x86 *f)
+{
+	for (int i = 0; i < f->x->op_count; i++)
+		if (f->x->operands[i].size != 1)
+			return false;
+	return f->x->op_count > 0;
 }
 
 /* f3/f2 when the instruction takes it as rep or a branch hint, else NULL. */
@@ -759,8 +874,12 @@ static void x86_prefix_words(const struct x86 *f, struct out *o, const char **hi
 		} else if (b[i] == 0xf2 || b[i] == 0xf3) {
 			w = i == lastrep ? rep_word(f, b[i]) : b[i] == 0xf3 ? "repz" : "repnz";
 		} else if (b[i] == 0x66) {
-			/* REX.W overrides it for a one-byte opcode; extra copies do nothing. */
-			if (i != last66 || (f->rex & 8 && f->opc >= 0))
+			/*
+			 * Extra copies do nothing; nor does the last one when
+			 * REX.W sets the size of a one-byte opcode or the
+			 * operands are bytes.
+			 */
+			if (i != last66 || (f->opc >= 0 && (f->rex & 8 || x86_bytes_only(f))))
 				w = "data16";
 		} else if (b[i] == 0x67) {
 			if (!f->has_mem && !f->string_op && f->opc != 0xe3 &&
@@ -780,12 +899,7 @@ static void x86_prefix_words(const struct x86 *f, struct out *o, const char **hi
 				}
 			}
 		} else if (is_rex(f->d, b[i])) {
-			/* REX.W means nothing to what works on the stack width. */
-			bool unused = i != f->npfx - 1 ||
-				      (b[i] & 8 && (name_in(f->name, stack_branch) || x86_is_jcc(f))) ||
-				      (b[i] == 0x40 && !x86_has_byte_reg(f));
-
-			if (unused) {
+			if (i != f->npfx - 1 || x86_rex_unused(f)) {
 				rex_name(b[i], rex, sizeof(rex));
 				w = rex;
 			}
@@ -867,13 +981,8 @@ static struct memform x86_memform(const struct x86 *f, const struct xop *op)
 	uint8_t modrm = f->x->modrm, sib = f->x->sib;
 	int mod = modrm >> 6;
 
-	if (!op->base[0] && !op->index[0]) {
-		m.disp = true;
-	} else if (f->string_op || !f->x->encoding.modrm_offset) {
-		m.disp = f->x->encoding.disp_offset != 0;
-	} else {
-		m.disp = f->x->encoding.disp_offset != 0 || mod == 1 || mod == 2;
-	}
+	/* An absolute address is all displacement. */
+	m.disp = (!op->base[0] && !op->index[0]) || f->x->encoding.disp_offset != 0;
 	if (f->string_op || !f->x->encoding.modrm_offset || f->addr_bits == 16 ||
 	    mod == 3 || (modrm & 7) != 4 || op->index[0])
 		return m;
@@ -947,14 +1056,53 @@ static void att_put_mem(const struct x86 *f, struct out *o, const struct xop *op
 	out_str(o, op->deco);
 }
 
-static void intel_put_mem(const struct x86 *f, struct out *o, const struct xop *op)
+/* The size keyword objdump shows where capstone's differs ("" for none). */
+static const char *intel_size(const struct x86 *f, const struct xop *op)
 {
-	struct memform m = x86_memform(f, op);
-	const char *seg = mem_segment(f, op);
-	bool regs = op->base[0] || op->index[0] || m.riz;
+	static const char *const dword[] = { "comiss", "ucomiss", "vcomiss", "vucomiss", NULL };
+	static const char *const qword[] = { "comisd", "ucomisd", "vcomisd", "vucomisd", NULL };
+	static const char *const none[] = {
+		"fnsave", "fsave", "frstor", "fnstenv", "fstenv", "fldenv", NULL
+	};
 
-	if (op->size[0])
-		out_fmt(o, "%s ", op->size);
+	if (f->opc >= 0xa0 && f->opc <= 0xa3)
+		return "";      /* moffs: an address, no size */
+	if (name_in(f->name, dword))
+		return "DWORD PTR";
+	if (name_in(f->name, qword))
+		return "QWORD PTR";
+	if (name_in(f->name, none))
+		return "";
+	if (!strcmp(f->name, "fnstsw") || !strcmp(f->name, "fstsw"))
+		return "WORD PTR";
+	if ((!strcmp(f->name, "lcall") || !strcmp(f->name, "ljmp")) && !op->size[0])
+		return "FWORD PTR";
+	return op->size;
+}
+
+static void intel_put_mem(const struct x86 *f, struct out *o, const struct xop *in)
+{
+	struct xop sib_fixed = *in;
+	const struct xop *op = &sib_fixed;
+	const char *seg = mem_segment(f, op), *size = intel_size(f, op);
+	uint8_t modrm = f->x->modrm, sib = f->x->sib;
+	struct memform m;
+	bool regs;
+
+	/*
+	 * A SIB byte with an index but no base: capstone's Intel text shows
+	 * the index as a base, objdump as "index*scale".
+	 */
+	if (f->x->encoding.modrm_offset && f->addr_bits != 16 && modrm >> 6 == 0 &&
+	    (modrm & 7) == 4 && (sib & 7) == 5 && in->base[0] && !in->index[0] && !f->string_op) {
+		memcpy(sib_fixed.index, in->base, sizeof(sib_fixed.index));
+		sib_fixed.base[0] = '\0';
+		sib_fixed.scale = 1 << (sib >> 6);
+	}
+	m = x86_memform(f, op);
+	regs = op->base[0] || op->index[0] || m.riz;
+	if (size[0])
+		out_fmt(o, "%s ", size);
 	if (!regs) {
 		/* An absolute address; objdump names the default segment. */
 		out_fmt(o, "%s:0x%" PRIx64, seg ? seg : "ds",
@@ -974,7 +1122,7 @@ static void intel_put_mem(const struct x86 *f, struct out *o, const struct xop *
 			m.riz_scale);
 	/* objdump shows a RIP-relative displacement unsigned in Intel syntax. */
 	if (m.disp && is_ip(op->base))
-		out_fmt(o, "+0x%" PRIx64, f->addr_bits == 64 ? op->val : op->val & 0xffffffff);
+		out_fmt(o, "+0x%" PRIx64, op->val & f->d->addr_mask);
 	else if (m.disp)
 		put_disp(o, op->val, true);
 	out_str(o, "]");
@@ -992,7 +1140,12 @@ static void put_reg(const struct x86 *f, struct out *o, const struct xop *op)
 		out_str(o, "(%dx)");
 		return;
 	}
-	out_fmt(o, "%s%s%s%s", op->indirect ? "*" : "", intel ? "" : "%", op->reg, op->deco);
+	out_fmt(o, "%s%s", op->indirect ? "*" : "", intel ? "" : "%");
+	/* Debug registers are db0-db7 to objdump's AT&T. */
+	if (!intel && !strncmp(op->reg, "dr", 2) && isdigit((unsigned char)op->reg[2]))
+		out_fmt(o, "db%s%s", op->reg + 2, op->deco);
+	else
+		out_fmt(o, "%s%s", op->reg, op->deco);
 }
 
 /*
@@ -1061,7 +1214,7 @@ static bool x86_put_operands(struct x86 *f, struct out *o, decode_symfn sym, voi
 	for (int i = 0; i < f->nop; i++) {
 		struct xop *op = &f->op[i];
 
-		/* Shifts by one (d0-d3 /r... d0, d1): AT&T shows no count, Intel "1". */
+		/* Shifts by one (d0, d1): AT&T shows no count, Intel a plain "1". */
 		if (op->kind == XOP_IMM && (f->opc == 0xd0 || f->opc == 0xd1)) {
 			if (f->d->intel)
 				out_str(o, ",1");
@@ -1112,6 +1265,28 @@ static bool x86_mem_operand(const struct x86 *f)
 	return false;
 }
 
+/*
+ * 63 without REX.W: objdump shows movsxd into a 32-bit register; capstone
+ * says movslq into the 64-bit one.
+ */
+static void x86_movsxd32(struct x86 *f, char *m, size_t size)
+{
+	struct xop *dst;
+	char *r;
+
+	copy_word(m, size, "movsxd", 6);
+	if (!f->nop)
+		return;
+	dst = &f->op[f->d->intel ? 0 : f->nop - 1];
+	r = dst->reg;
+	if (dst->kind != XOP_REG || r[0] != 'r')
+		return;
+	if (isdigit((unsigned char)r[1]))
+		strcat(r, "d");         /* r10 -> r10d */
+	else
+		r[0] = 'e';             /* rbp -> ebp */
+}
+
 /* How x86_format shows what came before capstone's instruction. */
 enum x86_flags {
 	X86_LOCKED = 1 << 0,    /* after a lock prefix capstone refused */
@@ -1138,7 +1313,7 @@ static void x86_format(const struct decoder *d, const cs_insn *in, decode_symfn 
 {
 	struct x86 f = { .d = d, .in = in, .x = &in->detail->x86 };
 	const char *words = strrchr(in->mnemonic, ' '), *hint;
-	char m[48], ops[sizeof(((struct insn *)0)->text)], pfx[64];
+	char m[48], ops[sizeof(((struct insn *)0)->text)], pfx[192];
 	struct out ob, pb;
 	uint64_t rip = 0;
 	bool has_rip;
@@ -1169,7 +1344,11 @@ static void x86_format(const struct decoder *d, const cs_insn *in, decode_symfn 
 		return;
 	}
 	x86_mnemonic(&f, m, sizeof(m));
-	if (flags & X86_FWAIT && m[0] == 'f' && m[1] == 'n')
+	if (d->x86_64 && f.opc == 0x63 && !(f.rex & 8))
+		x86_movsxd32(&f, m, sizeof(m));
+	if (flags & X86_FWAIT && (!strcmp(m, "fnstcw") || !strcmp(m, "fnstsw") ||
+				  !strcmp(m, "fnstenv") || !strcmp(m, "fnsave") ||
+				  !strcmp(m, "fnclex") || !strcmp(m, "fninit")))
 		memmove(m + 1, m + 2, strlen(m + 1));
 	out_init(&pb, pfx, sizeof(pfx));
 	if (flags & X86_LOCKED)
@@ -1190,7 +1369,9 @@ static void x86_format(const struct decoder *d, const cs_insn *in, decode_symfn 
 	out_mnemonic(o, pfx, ob.len > 0);
 	out_str(o, ops);
 	if (has_rip) {
-		out_fmt(o, "        # %" PRIx64, rip & (f.addr_bits == 64 ? UINT64_MAX : UINT32_MAX));
+		/* objdump computes the target in 64 bits even for %eip. */
+		rip &= d->addr_mask;
+		out_fmt(o, "        # %" PRIx64, rip);
 		out_symbol(o, rip, sym, ctx);
 	}
 }
@@ -1333,6 +1514,81 @@ static void format_insn(const struct decoder *d, decode_symfn sym, void *ctx, un
 		out_fmt(&o, " %s", in->op_str);
 }
 
+/* The prefix bytes at the start of p, at most 14 and fewer than n. */
+static size_t x86_prefixes(const struct decoder *d, const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i + 1 < n && i < 14 && (is_legacy_prefix(p[i]) || is_rex(d, p[i])))
+		i++;
+	return i;
+}
+
+/*
+ * An opcode that does not decode after npfx prefixes: objdump names them
+ * before "(bad)".  len bytes in all.
+ */
+static void x86_bad(const struct decoder *d, const uint8_t *code, size_t npfx, size_t len,
+		    struct insn *out)
+{
+	struct out o;
+	char buf[16];
+
+	out_init(&o, out->text, sizeof(out->text));
+	for (size_t k = 0; k < npfx; k++)
+		out_fmt(&o, "%s ", x86_prefix_name(d, code[k], buf, sizeof(buf)));
+	out_str(&o, "(bad)");
+	out->size = (uint32_t)len;
+}
+
+/*
+ * A few instructions newer than capstone 4 that compiled code holds:
+ * protection keys (glibc) and the shadow-stack pointer (the unwinder).
+ * Capstone fails on them, or takes incssp for lfence.
+ */
+static bool x86_newer(const struct decoder *d, const uint8_t *p, size_t n, struct insn *out)
+{
+	static const char *const gpr[16] = {
+		"ax", "cx", "dx", "bx", "sp", "bp", "si", "di",
+		"8", "9", "10", "11", "12", "13", "14", "15",
+	};
+	const uint8_t *op;
+	uint8_t rex = 0;
+	bool f3 = false;
+	size_t i;
+	struct out o;
+
+	for (i = 0; i < n && i < 14 && (is_legacy_prefix(p[i]) || is_rex(d, p[i])); i++) {
+		f3 |= p[i] == 0xf3;
+		rex = is_rex(d, p[i]) ? p[i] : 0;
+	}
+	if (i + 3 > n || p[i] != 0x0f)
+		return false;
+	op = p + i;
+	if (op[1] == 0x01 && (op[2] == 0xee || op[2] == 0xef)) {
+		out_init(&o, out->text, sizeof(out->text));
+		out_str(&o, op[2] == 0xee ? "rdpkru" : "wrpkru");
+		out->size = (uint32_t)i + 3;
+		return true;
+	}
+	/* rdssp: f3 0f 1e /1, incssp: f3 0f ae /5, register forms. */
+	if (f3 && op[2] >> 6 == 3 && ((op[1] == 0x1e && ((op[2] >> 3) & 7) == 1) ||
+				      (op[1] == 0xae && ((op[2] >> 3) & 7) == 5))) {
+		int r = (op[2] & 7) | (rex & 1) << 3;
+		bool q = rex & 8;
+		char m[8];
+
+		snprintf(m, sizeof(m), "%s%c", op[1] == 0x1e ? "rdssp" : "incssp", q ? 'q' : 'd');
+		out_init(&o, out->text, sizeof(out->text));
+		out_mnemonic(&o, m, true);
+		out_fmt(&o, "%s%s%s%s", d->intel ? "" : "%", r < 8 ? (q ? "r" : "e") : "r", gpr[r],
+			r >= 8 && !q ? "d" : "");
+		out->size = (uint32_t)i + 3;
+		return true;
+	}
+	return false;
+}
+
 /*
  * Bytes at addr that capstone does not decode within the range (left
  * bytes) nor with the rest of the section (more bytes).  An instruction
@@ -1361,8 +1617,13 @@ static void undecodable(const struct decoder *d, const uint8_t *code, size_t lef
 		return;
 	}
 	len = x86_length(code, left, d->x86_64);
-	if (len)
+	if (len) {
 		out->size = (uint32_t)len;
+		return;
+	}
+	/* objdump goes on after the opcode byte. */
+	len = x86_prefixes(d, code, left);
+	x86_bad(d, code, len, len + 1, out);
 }
 
 /*
@@ -1392,22 +1653,42 @@ static bool x86_stray_rex(const struct decoder *d, const uint8_t *p, size_t n, s
 	return true;
 }
 
-static const char *const fn_waiting[] = {
-	"fnstcw", "fnstsw", "fnstenv", "fnsave", "fnclex", "fninit", NULL
-};
+/*
+ * Register forms of x87 opcodes that are undocumented aliases (fxch4,
+ * fcom2, fstp1, ...): capstone decodes them, objdump shows "(bad)" for the
+ * opcode and ModRM bytes.
+ */
+static bool x87_alias(const struct decoder *d, const uint8_t *p, size_t n, struct insn *out)
+{
+	/* Per opcode d8-df, the ModRM reg fields (bit r) that are bad with mod 3. */
+	static const uint8_t bad_regs[8] = {
+		0, 1 << 3, 1 << 4 | 1 << 6 | 1 << 7, 1 << 7, 1 << 2 | 1 << 3,
+		1 << 1 | 1 << 6 | 1 << 7, 1 << 2, 1 << 1 | 1 << 2 | 1 << 3 | 1 << 7,
+	};
+	size_t i = x86_prefixes(d, p, n);
+
+	if (i + 1 >= n || p[i] < 0xd8 || p[i] > 0xdf || p[i + 1] >> 6 != 3 ||
+	    !(bad_regs[p[i] - 0xd8] & 1 << ((p[i + 1] >> 3) & 7)))
+		return false;
+	x86_bad(d, p, i, i + 2, out);
+	return true;
+}
 
 /*
  * One x86 instruction as objdump delimits it, which is not always where
- * capstone does: fwait and fnstcw are objdump's fstcw, a lock prefix on an
- * instruction that cannot take it is still shown.
+ * capstone does: a REX before another prefix stands alone, x87 aliases are
+ * bad, objdump takes fwait before an x87 instruction as its prefix (fwait
+ * fnstcw is fstcw) and shows a lock prefix on an instruction that cannot
+ * take it, and it knows a few instructions capstone 4 does not.
  */
 static void x86_decode_one(struct decoder *d, const uint8_t *code, size_t left, size_t more,
 			   uint64_t addr, decode_symfn sym, void *ctx, struct insn *out)
 {
-	if (x86_stray_rex(d, code, left, out))
+	if (x86_stray_rex(d, code, left, out) || x87_alias(d, code, left, out) ||
+	    x86_newer(d, code, left, out))
 		return;
 	if (code[0] == 0x9b && left > 1 && code[1] >= 0xd8 && code[1] <= 0xdf &&
-	    cs_decode(d, code + 1, left - 1, addr + 1) && name_in(d->insn->mnemonic, fn_waiting)) {
+	    cs_decode(d, code + 1, left - 1, addr + 1)) {
 		format_insn(d, sym, ctx, X86_FWAIT, out);
 		out->size++;
 		return;
