@@ -42,7 +42,12 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 
 /* One instruction of a routine, with what gperftools pprof knows of it. */
 struct code_insn {
-	uint64_t addr, end;    /* profile addresses: samples in [addr, end) are its own */
+	/*
+	 * Profile addresses: samples in [addr, end) are its own.  The last
+	 * instruction's end is the routine's object address, as in pprof, so
+	 * in a relocated object it owns none.
+	 */
+	uint64_t addr, end;
 	uint64_t objaddr;      /* address in its object, as objdump prints it */
 	const char *text;
 	/*
@@ -59,7 +64,7 @@ struct code_insn {
 
 /*
  * Disassembles r: its instructions in address order, the last one running
- * to the routine's end.  Returns how many (*out is the caller's to free),
+ * to the routine's end (see code_insn.end).  Returns how many (*out is the caller's to free),
  * or -1 with e set when the object cannot be read or decoded.
  */
 long code_disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,

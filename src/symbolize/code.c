@@ -338,7 +338,13 @@ long code_disassemble(struct code *c, const struct routine *r, enum decode_synta
 
 		ci[i].objaddr = v[i].addr;
 		ci[i].addr = v[i].addr + r->adjust;
-		ci[i].end = (i + 1 < nv ? v[i + 1].addr : r->end) + r->adjust;
+		/*
+		 * pprof ends the last instruction at the routine's end as the
+		 * object has it, not moved to where the object was loaded:
+		 * in a relocated object (a PIE program, a shared library) the
+		 * last instruction owns no samples.  Kept, for equal numbers.
+		 */
+		ci[i].end = i + 1 < nv ? v[i + 1].addr + r->adjust : r->end;
 		ci[i].text = profile_intern(c->strings, v[i].text);
 		objdump_line(&st, ob->m, &fr[0], v[i].addr);
 		ci[i].file = st.file;
