@@ -172,7 +172,9 @@ static int list_write(FILE *out, const struct profile *p, const struct report_op
 			ret = -1;
 		shown += k > 0;
 	}
-	if (ret == 0 && !shown)
+	if (ret == 0 && !shown && a.nroutine)
+		ret = err_set(e, "--list: no routine matching '%s' has line information", o->regex);
+	else if (ret == 0 && !shown)
 		ret = err_set(e, "--list: no routine with samples matches '%s'", o->regex);
 	sources_release(&srcs);
 	annotation_release(&a);
