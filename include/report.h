@@ -77,6 +77,7 @@ struct report {
 	struct arena arena;
 	int64_t total;          /* the profile's total before frame removal and focus */
 	int64_t local_total;    /* sum of flat values: the percentage base */
+	int64_t focus_total;    /* sum over the stacks focus kept, before ignore */
 	int64_t kept_total;     /* sum over the stacks focus and ignore kept */
 	struct entry *entry;
 	size_t nentry, cap_entry;

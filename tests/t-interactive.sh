@@ -128,7 +128,12 @@ printf 'list ^mid<\ndisasm walk -leaf_b\nlist mid walk\n' |
 { "$PPROF" --list='^mid<' --source_path="$G" "$G/prog" "$G/prof64le.prof"
   "$PPROF" --disasm=walk --ignore=leaf_b --source_path="$G" "$G/prog" "$G/prof64le.prof"
   "$PPROF" --list='mid|walk' --source_path="$G" "$G/prog" "$G/prof64le.prof"; } >"$W/lists.cli" 2>/dev/null
-same_output "list, disasm -RE and list RE RE equal --list, --disasm --ignore" "$W/lists.cli" "$W/lists"
+grep -Ev '^(Total|After ignoring)' "$W/lists" >"$W/lists.body"
+same_output "list, disasm -RE and list RE RE equal --list, --disasm --ignore" "$W/lists.cli" "$W/lists.body"
+# As google-pprof's prompt, each listing comes after the total and what -RE kept.
+check "each listing after 'Total: 220 samples'" test "$(grep -cx 'Total: 220 samples' "$W/lists")" -eq 3
+check "disasm -leaf_b after what google-pprof says it keeps" \
+	grep -qx "After ignoring 'leaf_b': 170 samples of 220 (77.3%)" "$W/lists"
 check "the listings name the routines" test "$(grep -c '^ROUTINE' "$W/lists")" -eq 4
 run 'list ^nosuch<\ntop1\n' >"$W/nolist"
 check "list without a match is one error line and the prompt goes on" \

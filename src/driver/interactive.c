@@ -198,14 +198,39 @@ static const char *either(const char *a, const char *b, struct strbuf *out)
 }
 
 /* "Total: N samples", and how much focus and ignore kept, as pprof prints them. */
-static void print_totals(const struct report *r, const char *what, const char *re)
+static void print_totals(const struct report *r, int64_t v, const char *what, const char *re)
 {
 	char kept[48], total[48];
 
-	report_value(r, r->kept_total, kept, sizeof(kept));
+	report_value(r, v, kept, sizeof(kept));
 	report_value(r, r->total, total, sizeof(total));
 	printf("After %s '%s': %s %s of %s (%0.1f%%)\n", what, re, kept, r->unit, total,
-	       r->total ? (double)r->kept_total * 100.0 / (double)r->total : 0.0);
+	       r->total ? (double)v * 100.0 / (double)r->total : 0.0);
+}
+
+/*
+ * What pprof's prompt prints before a report: the total, then what the
+ * command's own focus and -IGNORE arguments kept.  Returns the report, or
+ * NULL after printing the error.
+ */
+static const struct report *print_header(struct session *s, const struct report_options *ro,
+					 const char *focus, const char *ignore)
+{
+	const struct report *r;
+	struct err e;
+	char t[48];
+
+	if (!(r = text_report(s, ro, &e))) {
+		fprintf(stderr, "%s\n", e.msg);
+		return NULL;
+	}
+	report_value(r, r->total, t, sizeof(t));
+	printf("Total: %s %s\n", t, r->unit);
+	if (focus && *focus)
+		print_totals(r, r->focus_total, "focusing on", focus);
+	if (ignore && *ignore)
+		print_totals(r, r->kept_total, "ignoring", ignore);
+	return r;
 }
 
 static int cmd_top(struct session *s, long limit, char **argv, int argc)
@@ -214,7 +239,6 @@ static int cmd_top(struct session *s, long limit, char **argv, int argc)
 	struct report_options ro = s->set;
 	struct strbuf ig = STRBUF_INIT;
 	const struct report *r;
-	struct err e;
 
 	parse_args(argv, argc, &a);
 	ro.cum = s->set.cum || a.cum;
@@ -222,17 +246,9 @@ static int cmd_top(struct session *s, long limit, char **argv, int argc)
 		ro.granularity = GRAN_LINES;
 	ro.ignore = either(s->set.ignore, a.ignore.buf, &ig);
 	ro.quiet = 1;
-	if (!(r = text_report(s, &ro, &e))) {
-		fprintf(stderr, "%s\n", e.msg);
-	} else {
-		char t[48];
-
-		report_value(r, r->total, t, sizeof(t));
-		printf("Total: %s %s\n", t, r->unit);
-		if (a.ignore.len)
-			print_totals(r, "ignoring", a.ignore.buf);
+	/* pprof's top takes no focus: its other words are ignored. */
+	if ((r = print_header(s, &ro, NULL, a.ignore.buf)))
 		report_text_rows(stdout, r, &ro, (int)limit);
-	}
 	sb_release(&ig);
 	release_args(&a);
 	return 0;
@@ -268,6 +284,8 @@ static int cmd_format(struct session *s, const char *name, char **argv, int argc
 	} else {
 		ro.focus = either(s->set.focus, a.focus.buf, &fo);
 	}
+	if (!print_header(s, &ro, routine ? NULL : a.focus.buf, a.ignore.buf))
+		goto done;
 	if (!routine && !viewer) {
 		if (a.file)
 			sb_adds(&path, a.file);

@@ -602,8 +602,13 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 				keep |= li->focus;
 				drop |= li->ignore;
 			}
-			if (!keep || drop)
+			if (!keep)
 				continue;
+			r->focus_total = sat_add(r->focus_total, w->count);
+			if (drop)
+				continue;
+		} else {
+			r->focus_total = sat_add(r->focus_total, w->count);
 		}
 		if (report_interrupt && !(i & 0xffff)) {
 			err_set(e, "interrupted");
