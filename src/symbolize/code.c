@@ -228,16 +228,8 @@ static int prefer(const struct elfsym *a, const struct elfsym *b)
 static const char *symbol_for(void *ctx, uint64_t addr, uint64_t *start)
 {
 	const struct elfsyms *t = &((struct module *)ctx)->nm_syms;
-	size_t lo = 0, hi = t->n, k, i;
+	size_t lo = elfsyms_upto(t, addr), k, i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->sym[mid].value <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return NULL;
 	k = lo - 1;

@@ -282,13 +282,10 @@ static int section_of(Elf *elf, uint64_t addr, size_t *index)
 	return 0;
 }
 
-const struct elfsym *elfsyms_find_function(const struct elfsyms *t, Elf *elf, uint64_t addr)
+size_t elfsyms_upto(const struct elfsyms *t, uint64_t addr)
 {
-	const struct elfsym *best = NULL;
-	size_t lo = 0, hi = t->n, sec, i;
+	size_t lo = 0, hi = t->n;
 
-	if (!section_of(elf, addr, &sec))
-		return NULL;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -297,8 +294,18 @@ const struct elfsym *elfsyms_find_function(const struct elfsyms *t, Elf *elf, ui
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const struct elfsym *elfsyms_find_function(const struct elfsyms *t, Elf *elf, uint64_t addr)
+{
+	const struct elfsym *best = NULL;
+	size_t sec, i;
+
+	if (!section_of(elf, addr, &sec))
+		return NULL;
 	/* Walk down from the last symbol at or below addr. */
-	for (i = lo; i-- > 0;) {
+	for (i = elfsyms_upto(t, addr); i-- > 0;) {
 		const struct elfsym *s = &t->sym[i];
 
 		if (best && s->value != best->value)

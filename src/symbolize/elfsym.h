@@ -49,6 +49,8 @@ enum elfsyms_flags {
  */
 size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms *t);
 void elfsyms_release(struct elfsyms *t);
+/* How many symbols of t (sorted by value) are at or below addr. */
+size_t elfsyms_upto(const struct elfsyms *t, uint64_t addr);
 
 /*
  * Procedure boundaries as gperftools pprof derives them from `nm -n`:
