@@ -48,7 +48,7 @@ expect() {
 }
 
 # --- prerequisites -----------------------------------------------------------
-PPROF=$PP require --libprofiler "$REF" gcc g++ gvpr python3 pdfinfo pdftotext file || exit 1
+PPROF=$PP require --libprofiler "$REF" gcc g++ gvpr python3 node pdfinfo pdftotext file || exit 1
 
 # --- helpers -----------------------------------------------------------------
 # A graph as tab-separated lines, read with cgraph: graph NAME; node NAME
@@ -411,6 +411,15 @@ if [ "$svg_nodes" -eq "$nodes" ] && [ "$svg_edges" -eq "$edges" ]; then
 else
 	fail "--svg draws the $nodes nodes and $edges edges of --dot (svg: $svg_nodes, $svg_edges)"
 fi
+# As google-pprof's: the graph fills the window and a script pans and zooms it.
+expect "--svg is well-formed XML" python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$W/g.svg"
+expect "--svg fills the window, without a viewBox" \
+	sh -c "grep -q '^<svg width=\"100%\" height=\"100%\"\$' '$W/g.svg' && ! grep -q 'viewBox=' '$W/g.svg'"
+expect "--svg puts the graph inside the viewport group" \
+	sh -c "grep -A1 '^<g id=\"viewport\" transform=\"translate(0,0)\">\$' '$W/g.svg' | grep -q '^<g id=\"graph0\"'"
+node "$TOP/tests/svgpan.js" "$W/g.svg" >"$W/svgpan.out" 2>&1 || failed=1
+cat "$W/svgpan.out"
+grep -q '^ok - ' "$W/svgpan.out" || fail "node runs tests/svgpan.js"
 # Edges narrower than 1 are drawn 1 wide in SVG (pprof's rule for --svg and --web).
 if grep -q 'stroke-width="0\.' "$W/g.svg"; then
 	fail "--svg: no edge is thinner than 1"
@@ -524,6 +533,7 @@ viewer gv --gv 'PostScript document'
 expect "--gv passes gperftools pprof's gv options" grep -qx -- '--noantialias' "$W/gv.args"
 viewer evince --evince 'PDF document'
 viewer browser --web 'SVG'
+expect "--web's file pans and zooms as --svg does" grep -q '^<g id="viewport"' "$W/browser.copy"
 expect "--web says which file it loads" grep -q '^Loading web page file:///' "$W/browser.err"
 web_file=$(tail -n 1 "$W/browser.args")
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do

@@ -15,6 +15,7 @@
 
 #include "dot.h"
 #include "strbuf.h"
+#include "svgpan.h"
 #include "util.h"
 
 extern char **environ;
@@ -244,18 +245,33 @@ out:
 	return ret;
 }
 
-static int render_write(FILE *out, const struct profile *p, const struct report_options *o,
-			const char *format, enum dot_flags flags, struct err *e)
+/* The rendering as a file holds it: SVG gets pprof's pan and zoom. */
+static int render_file(const struct profile *p, const struct report_options *o,
+		       const char *format, enum dot_flags flags, struct strbuf *bytes, struct err *e)
 {
 	char *data;
 	unsigned int len;
-	int ret = 0;
 
 	if (render(p, o, format, flags, &data, &len, e) < 0)
 		return -1;
-	if (fwrite(data, 1, len, out) != len)
-		ret = err_set(e, "cannot buffer the %s output", user_name(format));
+	sb_reset(bytes);
+	if (strcmp(format, "svg") != 0 || svg_add_pan_zoom(data, len, bytes) < 0)
+		sb_add(bytes, data, len);
 	gvFreeRenderData(data);
+	return 0;
+}
+
+static int render_write(FILE *out, const struct profile *p, const struct report_options *o,
+			const char *format, enum dot_flags flags, struct err *e)
+{
+	struct strbuf bytes = STRBUF_INIT;
+	int ret = 0;
+
+	if (render_file(p, o, format, flags, &bytes, e) < 0)
+		ret = -1;
+	else if (fwrite(bytes.buf, 1, bytes.len, out) != bytes.len)
+		ret = err_set(e, "cannot buffer the %s output", user_name(format));
+	sb_release(&bytes);
 	return ret;
 }
 
@@ -298,22 +314,22 @@ static int write_temp(const char *format, enum dot_flags flags, const char *suff
 		      struct err *e)
 {
 	const char *dir = getenv("TMPDIR");
-	char *data;
-	unsigned int len, off = 0;
+	struct strbuf bytes = STRBUF_INIT;
+	size_t off = 0;
 	int fd;
 
-	if (render(p, o, format, flags, &data, &len, e) < 0)
+	if (render_file(p, o, format, flags, &bytes, e) < 0)
 		return -1;
 	sb_reset(file);
 	sb_addf(file, "%s/pprofXXXXXX.%s", dir && *dir ? dir : "/tmp", suffix);
 	fd = mkstemps(file->buf, (int)strlen(suffix) + 1);
 	if (fd < 0) {
 		err_set(e, "cannot create a temporary file '%s': %s", file->buf, strerror(errno));
-		gvFreeRenderData(data);
+		sb_release(&bytes);
 		return -1;
 	}
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
+	while (off < bytes.len) {
+		ssize_t n = write(fd, bytes.buf + off, bytes.len - off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -321,12 +337,12 @@ static int write_temp(const char *format, enum dot_flags flags, const char *suff
 			err_set(e, "cannot write '%s': %s", file->buf, strerror(errno));
 			close(fd);
 			unlink(file->buf);
-			gvFreeRenderData(data);
+			sb_release(&bytes);
 			return -1;
 		}
-		off += (unsigned int)n;
+		off += (size_t)n;
 	}
-	gvFreeRenderData(data);
+	sb_release(&bytes);
 	if (close(fd) < 0) {
 		err_set(e, "cannot write '%s': %s", file->buf, strerror(errno));
 		unlink(file->buf);
