@@ -1293,6 +1293,11 @@ enum x86_flags {
 	X86_FWAIT = 1 << 1,     /* after fwait: fnstcw becomes fstcw */
 };
 
+/* The no-wait x87 forms objdump names without the n after an fwait (fstcw). */
+static const char *const fn_waiting[] = {
+	"fnstcw", "fnstsw", "fnstenv", "fnsave", "fnclex", "fninit", NULL
+};
+
 /* xlat: capstone shows no operand, objdump the table in memory. */
 static void x86_xlat(const struct x86 *f, struct out *o)
 {
@@ -1346,9 +1351,7 @@ static void x86_format(const struct decoder *d, const cs_insn *in, decode_symfn 
 	x86_mnemonic(&f, m, sizeof(m));
 	if (d->x86_64 && f.opc == 0x63 && !(f.rex & 8))
 		x86_movsxd32(&f, m, sizeof(m));
-	if (flags & X86_FWAIT && (!strcmp(m, "fnstcw") || !strcmp(m, "fnstsw") ||
-				  !strcmp(m, "fnstenv") || !strcmp(m, "fnsave") ||
-				  !strcmp(m, "fnclex") || !strcmp(m, "fninit")))
+	if (flags & X86_FWAIT && name_in(m, fn_waiting))
 		memmove(m + 1, m + 2, strlen(m + 1));
 	out_init(&pb, pfx, sizeof(pfx));
 	if (flags & X86_LOCKED)
@@ -1555,12 +1558,12 @@ static bool x86_newer(const struct decoder *d, const uint8_t *p, size_t n, struc
 	const uint8_t *op;
 	uint8_t rex = 0;
 	bool f3 = false;
-	size_t i;
+	size_t i = x86_prefixes(d, p, n);
 	struct out o;
 
-	for (i = 0; i < n && i < 14 && (is_legacy_prefix(p[i]) || is_rex(d, p[i])); i++) {
-		f3 |= p[i] == 0xf3;
-		rex = is_rex(d, p[i]) ? p[i] : 0;
+	for (size_t k = 0; k < i; k++) {
+		f3 |= p[k] == 0xf3;
+		rex = is_rex(d, p[k]) ? p[k] : 0;
 	}
 	if (i + 3 > n || p[i] != 0x0f)
 		return false;
