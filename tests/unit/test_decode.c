@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "elfsym.h"
 #include "harness.h"
 #include "util.h"
 
@@ -26,76 +27,39 @@
 
 /* ---- Symbols for "<name+0x10>", nearest at or below, as objdump picks ---- */
 
-struct sym {
-	uint64_t value;
-	const char *name;
-	int rank;       /* among equal values: higher wins */
-};
-
-struct symtab {
-	struct sym *v;
-	size_t n;
-};
-
-static int sym_cmp(const void *a, const void *b)
+/* Among symbols of one value objdump prefers functions, then global ones. */
+static int sym_rank(const struct elfsym *s)
 {
-	const struct sym *x = a, *y = b;
-
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return x->rank - y->rank;
+	return (s->type == STT_FUNC) * 2 + (s->bind != STB_LOCAL);
 }
 
-static void symtab_read(Elf *elf, struct symtab *t)
+/* The symbol table elfsym.c reads: .symtab, else .dynsym. */
+static void symtab_read(Elf *elf, struct profile *p, struct elfsyms *t)
 {
-	Elf_Scn *scn = NULL;
-	size_t cap = 0;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
-			continue;
-		data = elf_getdata(scn, NULL);
-		for (size_t i = 0; data && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-			int type;
-
-			if (!gelf_getsym(data, (int)i, &s) || s.st_shndx == SHN_UNDEF)
-				continue;
-			type = GELF_ST_TYPE(s.st_info);
-			name = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (!name || !*name || name[0] == '$' || type == STT_SECTION || type == STT_FILE)
-				continue;
-			GROW(t->v, cap, t->n + 1);
-			t->v[t->n].value = s.st_value;
-			t->v[t->n].name = name;
-			t->v[t->n].rank = (type == STT_FUNC) * 2 + (GELF_ST_BIND(s.st_info) != STB_LOCAL);
-			t->n++;
-		}
+	if (!elfsyms_read(elf, 0, p, t)) {
+		elfsyms_release(t);
+		elfsyms_read(elf, ELFSYMS_DYNAMIC, p, t);
 	}
-	qsort(t->v, t->n, sizeof(*t->v), sym_cmp);
 }
 
 static const char *symtab_lookup(void *ctx, uint64_t addr, uint64_t *start)
 {
-	const struct symtab *t = ctx;
-	size_t lo = 0, hi = t->n;
+	const struct elfsyms *t = ctx;
+	const struct elfsym *best = NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	/* Mapping symbols ($x, $d) name nothing. */
+	for (size_t i = elfsyms_upto(t, addr); i-- > 0;) {
+		const struct elfsym *s = &t->sym[i];
 
-		if (t->v[mid].value <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
+		if (best && s->value != best->value)
+			break;
+		if (s->raw[0] && s->raw[0] != '$' && (!best || sym_rank(s) > sym_rank(best)))
+			best = s;
 	}
-	if (!lo)
+	if (!best)
 		return NULL;
-	*start = t->v[lo - 1].value;
-	return t->v[lo - 1].name;
+	*start = best->value;
+	return best->raw;
 }
 
 /* ---- The dump tool ---- */
@@ -129,7 +93,7 @@ static const uint8_t *find_code(Elf *elf, const char *section, uint64_t start, u
 	return NULL;
 }
 
-static int dump_range(struct decoder *d, Elf *elf, struct symtab *syms, const char *section,
+static int dump_range(struct decoder *d, Elf *elf, struct elfsyms *syms, const char *section,
 		      uint64_t start, uint64_t stop)
 {
 	struct insn *v = NULL;
@@ -151,7 +115,8 @@ static int dump_range(struct decoder *d, Elf *elf, struct symtab *syms, const ch
 static int dump_main(int argc, char **argv)
 {
 	enum decode_syntax syntax = DECODE_ATT;
-	struct symtab syms = { 0 };
+	struct profile *names = profile_new();
+	struct elfsyms syms;
 	struct err e = { { 0 } };
 	struct decoder *d;
 	Elf *elf;
@@ -177,7 +142,7 @@ static int dump_main(int argc, char **argv)
 		fprintf(stderr, "test_decode: %s: %s\n", argv[1], e.msg);
 		return 1;
 	}
-	symtab_read(elf, &syms);
+	symtab_read(elf, names, &syms);
 	if (last == 3) {
 		rc = dump_range(d, elf, &syms, NULL, strtoull(argv[2], NULL, 16),
 				strtoull(argv[3], NULL, 16));
@@ -194,7 +159,8 @@ static int dump_main(int argc, char **argv)
 			rc |= dump_range(d, elf, &syms, n == 3 ? section : NULL, start, stop);
 		}
 	}
-	free(syms.v);
+	elfsyms_release(&syms);
+	profile_free(names);
 	decoder_free(d);
 	elf_end(elf);
 	close(fd);
