@@ -53,3 +53,37 @@ require() {
 	fi
 	[ -z "$missing" ]
 }
+
+# build NAME COMMAND...: runs a compiler command; on failure a not_ok line
+# with the command's output.
+build() {
+	local name=$1; shift
+	if "$@" >"$TEST_TMP/build.log" 2>&1; then
+		return 0
+	fi
+	not_ok "$name builds"
+	sed 's/^/    /' "$TEST_TMP/build.log" | head -n 20
+	return 1
+}
+
+# Profiles hold raw addresses: without ASLR the runs of a program share one
+# address layout, so their profiles can be summed and compared.
+NOASLR=(env)
+setarch -R true 2>/dev/null && NOASLR=(setarch -R)
+
+# cpu_profile NAME PROGRAM PROFILE [ARG]: runs PROGRAM [ARG] under
+# libprofiler (1000 samples a second), writing PROFILE; on failure a
+# not_ok line naming NAME.
+cpu_profile() {
+	local name=$1 prog=$2 prof=$3
+	rm -f "$prof"
+	if ! CPUPROFILE=$prof CPUPROFILE_FREQUENCY=1000 "${NOASLR[@]}" "$prog" ${4:+"$4"} \
+		>"$TEST_TMP/run.log" 2>&1; then
+		not_ok "$name runs"
+		sed 's/^/    /' "$TEST_TMP/run.log" | head -n 20
+		return 1
+	fi
+	[ -s "$prof" ] && return 0
+	not_ok "$name writes a CPU profile (is libprofiler linked?)"
+	return 1
+}

@@ -33,15 +33,10 @@ GEN=(python3 "$TOP/scripts/gen-gmon")
 require gcc gprof python3 || exit 1
 
 # --- build and run -----------------------------------------------------------
-# build NAME SOURCE FLAGS...: compiles $W/NAME.
-build() {
+# build_pg NAME SOURCE FLAGS...: compiles $W/NAME with -pg.
+build_pg() {
 	local name=$1 src=$2; shift 2
-	if gcc -pg -g -O2 "$@" -o "$W/$name" "$SRC/$src" >"$W/build.log" 2>&1; then
-		return 0
-	fi
-	not_ok "$name builds"
-	sed 's/^/    /' "$W/build.log" | head -n 20
-	return 1
+	build "$name" gcc -pg -g -O2 "$@" -o "$W/$name" "$SRC/$src"
 }
 
 # run NAME OUT ARG: runs $W/NAME ARG in its own directory, keeping gmon.out as $W/OUT.
@@ -58,10 +53,10 @@ run() {
 }
 
 progs=()
-build basic basic.c && run basic basic.gmon 300 && run basic basic2.gmon 150 && progs+=(basic)
-build basic-nopie basic.c -no-pie && run basic-nopie basic-nopie.gmon 300 && progs+=(basic-nopie)
-build clones clones.c && run clones clones.gmon 30000 && progs+=(clones)
-build packed packed.c -falign-functions=1 -falign-loops=1 -falign-jumps=1 &&
+build_pg basic basic.c && run basic basic.gmon 300 && run basic basic2.gmon 150 && progs+=(basic)
+build_pg basic-nopie basic.c -no-pie && run basic-nopie basic-nopie.gmon 300 && progs+=(basic-nopie)
+build_pg clones clones.c && run clones clones.gmon 30000 && progs+=(clones)
+build_pg packed packed.c -falign-functions=1 -falign-loops=1 -falign-jumps=1 &&
 	run packed packed.gmon 3000 && progs+=(packed)
 
 # --- differential: gprof -------------------------------------------------------

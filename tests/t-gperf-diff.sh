@@ -20,18 +20,6 @@ REF=${GOOGLE_PPROF:-google-pprof}
 require --libprofiler "$REF" gcc g++ nm objdump addr2line || exit 1
 
 # --- build -------------------------------------------------------------------
-# build NAME COMMAND...: runs a compiler command, reporting failure with its output.
-build() {
-	local name=$1; shift
-	if "$@" >"$W/build.log" 2>&1; then
-		return 0
-	fi
-	not_ok "$name builds"
-	failed=1
-	sed 's/^/    /' "$W/build.log" | head -n 20
-	return 1
-}
-
 PROF_LIBS=(-Wl,--no-as-needed -lprofiler)
 built=()
 build c-prog gcc -g -O2 -o "$W/c-prog" "$PROGS/cprog.c" "${PROF_LIBS[@]}" &&
@@ -44,30 +32,16 @@ build libmulti.so gcc -g -O2 -shared -fPIC -o "$W/libmulti.so" "$PROGS/libmulti.
 	built+=(multi-prog)
 
 # --- profile -----------------------------------------------------------------
-# Profiles hold raw addresses and only the maps of the last profile named
-# are used to symbolize all of them, so the runs of a program must share
-# one address layout for sums and --base to make sense: turn off ASLR when
-# we can (the comparisons stay valid without it, just less meaningful).
-NOASLR=(env)
-setarch -R true 2>/dev/null && NOASLR=(setarch -R)
+# Only the maps of the last profile named are used to symbolize all of
+# them, so the runs of a program must share one address layout for sums and
+# --base to make sense: cpu_profile turns off ASLR when it can (the
+# comparisons stay valid without it, just less meaningful).
 
 # profile NAME RUN [ARG]: runs $W/NAME [ARG], writing the CPU profile
 # $W/NAME-RUN.prof.  ARG makes one phase of the program repeat ARG times, so
 # that the second profile differs clearly from the first (for --base).
 profile() {
-	local prog=$W/$1 prof=$W/$1-$2.prof
-	rm -f "$prof"
-	if ! CPUPROFILE=$prof CPUPROFILE_FREQUENCY=1000 "${NOASLR[@]}" "$prog" ${3:+"$3"} >"$W/run.log" 2>&1; then
-		not_ok "$1 run $2 succeeds"
-		failed=1
-		sed 's/^/    /' "$W/run.log" | head -n 20
-		return 1
-	fi
-	if [ ! -s "$prof" ]; then
-		not_ok "$1 run $2 writes a CPU profile (is libprofiler linked?)"
-		failed=1
-		return 1
-	fi
+	cpu_profile "$1 run $2" "$W/$1" "$W/$1-$2.prof" ${3:+"$3"}
 }
 
 # --- compare -----------------------------------------------------------------

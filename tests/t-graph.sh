@@ -285,25 +285,9 @@ else
 fi
 
 # --- 1b. real profiles ------------------------------------------------------------
-build() {
-	local name=$1; shift
-	if "$@" >"$W/build.log" 2>&1; then
-		return 0
-	fi
-	fail "$name builds"
-	sed 's/^/    /' "$W/build.log" | head -n 20
-	return 1
-}
-NOASLR=(env)
-setarch -R true 2>/dev/null && NOASLR=(setarch -R)
+# profile NAME RUN [ARG]: runs $W/NAME [ARG], writing $W/NAME-RUN.prof.
 profile() {
-	local prog=$W/$1 prof=$W/$1-$2.prof
-	rm -f "$prof"
-	CPUPROFILE=$prof CPUPROFILE_FREQUENCY=1000 "${NOASLR[@]}" "$prog" ${3:+"$3"} >"$W/run.log" 2>&1
-	if [ ! -s "$prof" ]; then
-		fail "$1 run $2 writes a CPU profile"
-		return 1
-	fi
+	cpu_profile "$1 run $2" "$W/$1" "$W/$1-$2.prof" ${3:+"$3"}
 }
 
 PROF_LIBS=(-Wl,--no-as-needed -lprofiler)

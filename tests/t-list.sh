@@ -36,38 +36,6 @@ require --libprofiler "$REF" gcc g++ nm objdump strip || exit 1
 cd "$W" || exit 1
 
 # --- build and profile ---------------------------------------------------------
-# build NAME COMMAND...: runs a compiler command, reporting failure with its output.
-build() {
-	local name=$1; shift
-	if "$@" >"$W/build.log" 2>&1; then
-		return 0
-	fi
-	not_ok "$name builds"
-	sed 's/^/    /' "$W/build.log" | head -n 20
-	return 1
-}
-
-# Profiles hold raw addresses; without ASLR the runs are alike (the
-# comparisons stay valid without it).
-NOASLR=(env)
-setarch -R true 2>/dev/null && NOASLR=(setarch -R)
-
-# profile PROGRAM: runs PROGRAM, writing the CPU profile PROGRAM.prof.
-profile() {
-	local prog=$1
-	rm -f "$prog.prof"
-	if ! CPUPROFILE=$prog.prof CPUPROFILE_FREQUENCY=1000 "${NOASLR[@]}" "$prog" >"$W/run.log" 2>&1; then
-		not_ok "$prog runs"
-		sed 's/^/    /' "$W/run.log" | head -n 20
-		return 1
-	fi
-	if [ -s "$prog.prof" ]; then
-		return 0
-	fi
-	not_ok "$prog writes a CPU profile (is libprofiler linked?)"
-	return 1
-}
-
 PROF_LIBS=(-Wl,--no-as-needed -lprofiler)
 CFLAGS=(-g -O2)
 # multi-prog and the stripped one each have their libmulti.so beside them.
@@ -92,7 +60,7 @@ NOWHERE=/nonexistent-pprof-test/proj
 	build c-map gcc "${CFLAGS[@]}" -ffile-prefix-map="$W/proj=$NOWHERE" -o ../c-map src/cprog.c "${PROF_LIBS[@]}") ||
 	exit 1
 for p in c-prog c-nopie c-noalign cxx-prog multi-prog strip/multi-prog c-src; do
-	profile "$W/$p" || exit 1
+	cpu_profile "$p" "$W/$p" "$W/$p.prof" || exit 1
 done
 # Stripped in place, so that both tools find them by the recorded paths: the
 # program keeps its symbols but loses its line information, the library keeps

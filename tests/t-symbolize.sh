@@ -10,8 +10,6 @@ mkdir -p "$W/lib" "$W/moved" "$W/prefix/deep"
 PROGS=$TESTDATA/progs
 REF=${GOOGLE_PPROF:-google-pprof}
 PROF_LIBS=(-Wl,--no-as-needed -lprofiler)
-NOASLR=(env)
-setarch -R true 2>/dev/null && NOASLR=(setarch -R)
 
 if ! gcc -g -O2 -shared -fPIC -o "$W/lib/libmulti.so" "$PROGS/libmulti.c" ||
    ! gcc -g -O2 -o "$W/prog" "$PROGS/multi_main.c" "$PROGS/multi_other.c" \
@@ -19,11 +17,7 @@ if ! gcc -g -O2 -shared -fPIC -o "$W/lib/libmulti.so" "$PROGS/libmulti.c" ||
 	not_ok "test program builds"
 	exit 1
 fi
-CPUPROFILE=$W/prog.prof CPUPROFILE_FREQUENCY=1000 "${NOASLR[@]}" "$W/prog" >/dev/null 2>&1
-if [ ! -s "$W/prog.prof" ]; then
-	not_ok "test program writes a CPU profile"
-	exit 1
-fi
+cpu_profile "test program" "$W/prog" "$W/prog.prof" || exit 1
 "$REF" --text "$W/prog" "$W/prog.prof" >"$W/ref.txt" 2>/dev/null
 "$PPROF" --text "$W/prog" "$W/prog.prof" >"$W/out.txt" 2>"$W/err"
 same_output "report equals google-pprof's" "$W/ref.txt" "$W/out.txt"
