@@ -7,7 +7,7 @@
 
 #include "decode.h"
 #include "err.h"
-#include "filter.h"
+#include "regex.h"
 #include "profile.h"
 #include "symbolize.h"
 

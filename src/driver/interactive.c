@@ -11,7 +11,7 @@
 
 #include <editline/readline.h>
 
-#include "filter.h"
+#include "regex.h"
 #include "interactive.h"
 #include "names.h"
 #include "output.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "filter.h"
+#include "regex.h"
 #include "interactive.h"
 #include "output.h"
 #include "pipeline.h"

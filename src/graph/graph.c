@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "graph.h"
+#include "htab.h"
 #include "util.h"
 
 static int64_t abs64(int64_t v)
@@ -59,58 +60,33 @@ static void pick_nodes(struct graph *g, const struct report *r, const struct gra
 	g->dropped_nodes = g->candidates - keep;
 }
 
-/* Edge counts by (src, dst) node pair, in an open-addressing table. */
+/* Edge counts by (src, dst) node pair. */
 struct edge_table {
-	struct graph_edge *slot;  /* count 0 and src UINT32_MAX: empty */
-	size_t mask, used;
+	struct htab index;
+	struct graph_edge *edge;
+	size_t n, cap;
 };
-
-static struct graph_edge *edge_slot(struct edge_table *t, uint32_t src, uint32_t dst)
-{
-	size_t k = hash_u64(((uint64_t)src << 32) | dst) & t->mask;
-
-	while (t->slot[k].src != UINT32_MAX && (t->slot[k].src != src || t->slot[k].dst != dst))
-		k = (k + 1) & t->mask;
-	return &t->slot[k];
-}
-
-static void edge_table_init(struct edge_table *t, size_t cap)
-{
-	size_t i;
-
-	t->mask = cap - 1;
-	t->used = 0;
-	t->slot = xmalloc(cap * sizeof(*t->slot));
-	for (i = 0; i < cap; i++) {
-		t->slot[i].src = t->slot[i].dst = UINT32_MAX;
-		t->slot[i].count = 0;
-	}
-}
 
 static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t count)
 {
-	struct graph_edge *s = edge_slot(t, src, dst);
+	uint64_t h = hash_u64(((uint64_t)src << 32) | dst);
+	struct graph_edge *ed;
+	size_t i;
 
-	if (s->src == UINT32_MAX) {
-		s->src = src;
-		s->dst = dst;
-		s->count = 0;
-		if (++t->used * 2 > t->mask + 1) {
-			struct edge_table n;
-			size_t i;
-
-			s->count = count;
-			edge_table_init(&n, (t->mask + 1) * 2);
-			for (i = 0; i <= t->mask; i++)
-				if (t->slot[i].src != UINT32_MAX)
-					*edge_slot(&n, t->slot[i].src, t->slot[i].dst) = t->slot[i];
-			n.used = t->used;
-			free(t->slot);
-			*t = n;
-			return;
-		}
+	HTAB_FIND(&t->index, h, i,
+		  t->edge[t->index.slot[i].idx - 1].src == src &&
+			  t->edge[t->index.slot[i].idx - 1].dst == dst);
+	if (t->index.slot[i].idx) {
+		ed = &t->edge[t->index.slot[i].idx - 1];
+		ed->count = sat_add(ed->count, count);
+		return;
 	}
-	s->count = sat_add(s->count, count);
+	GROW(t->edge, t->cap, t->n + 1);
+	ed = &t->edge[t->n++];
+	ed->src = src;
+	ed->dst = dst;
+	ed->count = count;
+	htab_insert(&t->index, i, h, (uint32_t)t->n);
 }
 
 /* Every adjacent caller->callee pair of every stack whose ends are both kept nodes. */
@@ -144,10 +120,10 @@ static void pick_edges(struct graph *g, struct edge_table *t, const struct graph
 	size_t maxdeg = o->maxdegree > 0 ? (size_t)o->maxdegree : 0;
 	size_t i, n = 0;
 
-	g->edge = xcalloc(t->used + 1, sizeof(*g->edge));
-	for (i = 0; i <= t->mask; i++)
-		if (t->slot[i].src != UINT32_MAX)
-			g->edge[n++] = t->slot[i];
+	/* The table's array becomes the graph's. */
+	g->edge = t->edge;
+	n = t->n;
+	t->edge = NULL;
 	if (n > 1)
 		qsort(g->edge, n, sizeof(*g->edge), cmp_edge);
 	g->candidate_edges = n;
@@ -178,7 +154,7 @@ static void pick_edges(struct graph *g, struct edge_table *t, const struct graph
 int graph_build(const struct report *r, const struct graph_options *o, struct graph *g,
 		struct err *e)
 {
-	struct edge_table t;
+	struct edge_table t = { 0 };
 	size_t i;
 
 	memset(g, 0, sizeof(*g));
@@ -192,10 +168,11 @@ int graph_build(const struct report *r, const struct graph_options *o, struct gr
 	g->node_limit = (int64_t)(o->nodefraction * (double)r->local_total);
 	g->edge_limit = (int64_t)(o->edgefraction * (double)r->local_total);
 	pick_nodes(g, r, o);
-	edge_table_init(&t, 64);
+	htab_init(&t.index, 64);
 	collect_edges(g, r, &t);
 	pick_edges(g, &t, o);
-	free(t.slot);
+	htab_release(&t.index);
+	free(t.edge);
 	return 0;
 }
 

@@ -2,81 +2,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "htab.h"
 #include "profile.h"
 #include "strtab.h"
 #include "util.h"
 
-/*
- * Open-addressing tables.  A slot keeps the entry's 64-bit hash beside its
- * 1-based index into the profile array, so probing touches no entry; the
- * location hash is a bijection of the address, so equal hashes are equal
- * addresses there.
- */
-struct slot {
-	uint64_t hash;
-	uint32_t idx;
-};
-
-struct table {
-	struct slot *slot;
-	size_t mask;   /* capacity - 1, capacity a power of two */
-	size_t used;
-};
-
 struct profile_index {
-	struct table loc;    /* by address */
-	struct table fn;     /* by all fields */
-	struct table sample; /* by stack */
+	struct htab loc;     /* by address (the hash is a bijection of it) */
+	struct htab fn;      /* by all fields */
+	struct htab sample;  /* by stack */
 	/* Mappings by start, then by id; rebuilt when mappings were added. */
 	struct mapping **by_start;
 	uint64_t *max_limit;   /* max_limit[i]: the largest limit among by_start[0..i] */
 	size_t nby_start;
 };
-
-static void table_init(struct table *t, size_t cap)
-{
-	t->slot = xcalloc(cap, sizeof(*t->slot));
-	t->mask = cap - 1;
-	t->used = 0;
-}
-
-/* Sets out_slot to the slot for hash h whose entry satisfies eq, or the empty slot. */
-#define TABLE_FIND(t, h, eq_expr, out_slot) do {                          \
-		size_t i_ = (size_t)(h) & (t)->mask;                            \
-		for (;; i_ = (i_ + 1) & (t)->mask) {                            \
-			struct slot *s_ = &(t)->slot[i_];                       \
-			uint32_t idx = s_->idx;                                 \
-			if (!idx || (s_->hash == (h) && (eq_expr))) {           \
-				(out_slot) = s_;                                \
-				break;                                          \
-			}                                                       \
-		}                                                               \
-	} while (0)
-
-/* Fills an empty slot and grows the table when it gets three quarters full. */
-static void table_insert(struct table *t, struct slot *s, uint64_t h, size_t idx)
-{
-	s->hash = h;
-	s->idx = (uint32_t)idx;
-	if (++t->used * 4 > (t->mask + 1) * 3) {
-		struct table n;
-		size_t i;
-
-		table_init(&n, (t->mask + 1) * 2);
-		for (i = 0; i <= t->mask; i++) {
-			size_t j;
-
-			if (!t->slot[i].idx)
-				continue;
-			for (j = t->slot[i].hash & n.mask; n.slot[j].idx; j = (j + 1) & n.mask)
-				;
-			n.slot[j] = t->slot[i];
-		}
-		n.used = t->used;
-		free(t->slot);
-		*t = n;
-	}
-}
 
 struct profile *profile_new(void)
 {
@@ -86,9 +25,9 @@ struct profile *profile_new(void)
 	arena_init(&p->sample_arena);
 	p->strings = strtab_new(&p->arena);
 	p->index = xcalloc(1, sizeof(*p->index));
-	table_init(&p->index->loc, 1024);
-	table_init(&p->index->fn, 256);
-	table_init(&p->index->sample, 1024);
+	htab_init(&p->index->loc, 1024);
+	htab_init(&p->index->fn, 256);
+	htab_init(&p->index->sample, 1024);
 	p->period_type.type = p->period_type.unit = profile_intern(p, "");
 	p->address_bits = 64;
 	return p;
@@ -98,9 +37,9 @@ void profile_free(struct profile *p)
 {
 	if (!p)
 		return;
-	free(p->index->loc.slot);
-	free(p->index->fn.slot);
-	free(p->index->sample.slot);
+	htab_release(&p->index->loc);
+	htab_release(&p->index->fn);
+	htab_release(&p->index->sample);
 	free(p->index->by_start);
 	free(p->index->max_limit);
 	free(p->index);
@@ -212,21 +151,21 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 
 struct location *profile_location(struct profile *p, uint64_t addr)
 {
-	struct table *t = &p->index->loc;
+	struct htab *t = &p->index->loc;
 	uint64_t h = hash_u64(addr);
-	struct slot *slot;
 	struct location *l;
+	size_t i;
 
-	TABLE_FIND(t, h, 1, slot);
-	if (slot->idx)
-		return p->location[slot->idx - 1];
+	HTAB_FIND(t, h, i, 1);
+	if (t->slot[i].idx)
+		return p->location[t->slot[i].idx - 1];
 	l = arena_calloc(&p->arena, 1, sizeof(*l));
 	l->address = addr;
 	l->mapping = profile_find_mapping(p, addr);
 	GROW(p->location, p->cap_location, p->nlocation + 1);
 	p->location[p->nlocation++] = l;
 	l->id = p->nlocation;
-	table_insert(t, slot, h, p->nlocation);
+	htab_insert(t, i, h, (uint32_t)p->nlocation);
 	return l;
 }
 
@@ -244,10 +183,10 @@ static uint64_t fn_hash_fields(const char *name, const char *sys, const char *fi
 struct function *profile_function(struct profile *p, const char *name, const char *system_name,
 				  const char *filename, int64_t start_line, uint64_t symbol_address)
 {
-	struct table *t = &p->index->fn;
-	struct slot *slot;
+	struct htab *t = &p->index->fn;
 	struct function *f;
 	uint64_t h;
+	size_t i;
 
 	name = profile_intern(p, name);
 	system_name = profile_intern(p, system_name);
@@ -256,10 +195,10 @@ struct function *profile_function(struct profile *p, const char *name, const cha
 #define FN_EQ(f) ((f)->name == name && (f)->system_name == system_name && \
 		  (f)->filename == filename && (f)->start_line == start_line && \
 		  (f)->symbol_address == symbol_address)
-	TABLE_FIND(t, h, FN_EQ(p->function[idx - 1]), slot);
+	HTAB_FIND(t, h, i, FN_EQ(p->function[t->slot[i].idx - 1]));
 #undef FN_EQ
-	if (slot->idx)
-		return p->function[slot->idx - 1];
+	if (t->slot[i].idx)
+		return p->function[t->slot[i].idx - 1];
 	f = arena_calloc(&p->arena, 1, sizeof(*f));
 	f->name = name;
 	f->system_name = system_name;
@@ -269,7 +208,7 @@ struct function *profile_function(struct profile *p, const char *name, const cha
 	GROW(p->function, p->cap_function, p->nfunction + 1);
 	p->function[p->nfunction++] = f;
 	f->id = p->nfunction;
-	table_insert(t, slot, h, p->nfunction);
+	htab_insert(t, i, h, (uint32_t)p->nfunction);
 	return f;
 }
 
@@ -297,16 +236,12 @@ static int same_stack(const struct sample *s, struct location *const *loc, size_
 
 void profile_prefetch_location(const struct profile *p, uint64_t addr)
 {
-	const struct table *t = &p->index->loc;
-
-	__builtin_prefetch(&t->slot[hash_u64(addr) & t->mask]);
+	htab_prefetch(&p->index->loc, hash_u64(addr));
 }
 
 void profile_prefetch_sample(const struct profile *p, uint64_t h)
 {
-	const struct table *t = &p->index->sample;
-
-	__builtin_prefetch(&t->slot[h & t->mask]);
+	htab_prefetch(&p->index->sample, h);
 }
 
 struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
@@ -318,14 +253,13 @@ struct sample *profile_add_sample(struct profile *p, struct location *const *loc
 struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
 					 const int64_t *value, uint64_t h)
 {
-	struct table *t = &p->index->sample;
-	struct slot *slot;
+	struct htab *t = &p->index->sample;
 	struct sample *s;
-	size_t i;
+	size_t i, k;
 
-	TABLE_FIND(t, h, same_stack(p->sample[idx - 1], loc, n), slot);
-	if (slot->idx) {
-		s = p->sample[slot->idx - 1];
+	HTAB_FIND(t, h, k, same_stack(p->sample[t->slot[k].idx - 1], loc, n));
+	if (t->slot[k].idx) {
+		s = p->sample[t->slot[k].idx - 1];
 		for (i = 0; i < p->nsample_type; i++)
 			s->value[i] = sat_add(s->value[i], value[i]);
 		return s;
@@ -341,7 +275,7 @@ struct sample *profile_add_sample_hashed(struct profile *p, struct location *con
 		memcpy(s->location, loc, n * sizeof(*loc));
 	GROW(p->sample, p->cap_sample, p->nsample + 1);
 	p->sample[p->nsample++] = s;
-	table_insert(t, slot, h, p->nsample);
+	htab_insert(t, k, h, (uint32_t)p->nsample);
 	return s;
 }
 
@@ -407,11 +341,11 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 		struct sample *d;
 
 		if (drop_negative) {
-			struct table *t = &dst->index->sample;
-			struct slot *slot;
+			struct htab *t = &dst->index->sample;
+			size_t k;
 
-			TABLE_FIND(t, h, same_stack(dst->sample[idx - 1], loc, s->nlocation), slot);
-			if (!slot->idx)
+			HTAB_FIND(t, h, k, same_stack(dst->sample[t->slot[k].idx - 1], loc, s->nlocation));
+			if (!t->slot[k].idx)
 				continue;
 		}
 		for (j = 0; j < dst->nsample_type; j++)

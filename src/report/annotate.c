@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "annotate.h"
-#include "filter.h"
+#include "regex.h"
 #include "strbuf.h"
 #include "util.h"
 

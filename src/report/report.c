@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
+#include "regex.h"
+#include "htab.h"
 #include "names.h"
+#include "regex.h"
 #include "report.h"
 #include "strbuf.h"
 #include "strtab.h"
@@ -35,8 +37,7 @@ struct locinfo {
 
 struct entry_index {
 	struct strtab *keys;
-	uint32_t *slot;        /* 1-based entry indexes by key pointer */
-	size_t mask, used;
+	struct htab by_key;    /* entries by key pointer */
 };
 
 static const char *const cpu_skip[] = {
@@ -151,21 +152,44 @@ struct seen {
 	int many;
 };
 
-static struct seen *seen_slot(struct seen *tab, size_t cap, const char *key)
-{
-	size_t k;
+struct seen_map {
+	struct htab index;
+	struct seen *v;
+	size_t n, cap;
+};
 
-	for (k = hash_u64((uintptr_t)key) & (cap - 1); tab[k].key && tab[k].key != key;
-	     k = (k + 1) & (cap - 1))
-		;
-	return &tab[k];
+/* The entry for key (a pointer), created empty when missing. */
+static struct seen *seen_get(struct seen_map *m, const char *key)
+{
+	uint64_t h = hash_u64((uintptr_t)key);
+	size_t i;
+
+	HTAB_FIND(&m->index, h, i, m->v[m->index.slot[i].idx - 1].key == key);
+	if (m->index.slot[i].idx)
+		return &m->v[m->index.slot[i].idx - 1];
+	GROW(m->v, m->cap, m->n + 1);
+	m->v[m->n].key = key;
+	m->v[m->n].val = NULL;
+	m->v[m->n].many = 0;
+	htab_insert(&m->index, i, h, (uint32_t)++m->n);
+	return &m->v[m->n - 1];
+}
+
+/* The entry for key, or NULL. */
+static struct seen *seen_find(struct seen_map *m, const char *key)
+{
+	uint64_t h = hash_u64((uintptr_t)key);
+	size_t i;
+
+	HTAB_FIND(&m->index, h, i, m->v[m->index.slot[i].idx - 1].key == key);
+	return m->index.slot[i].idx ? &m->v[m->index.slot[i].idx - 1] : NULL;
 }
 
 static void find_overloads(struct builder *b)
 {
 	const struct profile *p = b->p;
-	struct seen *by_short, *by_full;
-	size_t cap = 16, i;
+	struct seen_map by_short = { 0 }, by_full = { 0 };
+	size_t i;
 
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
@@ -173,87 +197,65 @@ static void find_overloads(struct builder *b)
 		if (loc->nline)
 			b->fi[triple_line(loc, 0)->function->id - 1].outer = 1;
 	}
-	while (cap < p->nfunction * 2 + 2)
-		cap *= 2;
-	by_short = xcalloc(cap, sizeof(*by_short));
-	by_full = xcalloc(cap, sizeof(*by_full));
+	htab_init(&by_short.index, p->nfunction * 2);
+	htab_init(&by_full.index, 16);
 	for (i = 0; i < p->nfunction; i++) {
 		struct fninfo *fi = &b->fi[i];
 		struct seen *s;
 
 		if (!fi->outer || p->function[i]->symbol_address == NO_SYMBOL_ADDRESS)
 			continue;
-		s = seen_slot(by_short, cap, fi->shrt);
-		if (!s->key) {
-			s->key = fi->shrt;
+		s = seen_get(&by_short, fi->shrt);
+		if (!s->val)
 			s->val = fi->full;
-		} else if (s->val != fi->full) {
+		else if (s->val != fi->full)
 			s->many = 1;
-		}
 	}
 	for (i = 0; i < p->nfunction; i++) {
 		struct fninfo *fi = &b->fi[i];
-		struct seen *s, *t;
+		struct seen *t;
 		char addr[32];
 
 		if (!fi->outer || p->function[i]->symbol_address == NO_SYMBOL_ADDRESS)
 			continue;
-		s = seen_slot(by_short, cap, fi->shrt);
-		if (!s->many)
-			continue;
-		t = seen_slot(by_full, cap, fi->full);
-		if (t->key)
+		if (!seen_find(&by_short, fi->shrt)->many || seen_find(&by_full, fi->full))
 			continue;
 		snprintf(addr, sizeof(addr), "%llx", (unsigned long long)p->function[i]->symbol_address);
 		sb_reset(&b->sb);
 		sb_addf(&b->sb, "%s@%s", fi->shrt, p->function[i]->symbol_address ? addr : "");
-		t->key = fi->full;
+		t = seen_get(&by_full, fi->full);
 		t->val = intern(b, b->sb.buf);
 	}
 	/* Any frame with a renamed full name takes the new name. */
-	for (i = 0; i < p->nfunction; i++) {
-		struct seen *t = seen_slot(by_full, cap, b->fi[i].full);
+	for (i = 0; by_full.n && i < p->nfunction; i++) {
+		struct seen *t = seen_find(&by_full, b->fi[i].full);
 
-		if (t->key)
+		if (t)
 			b->fi[i].over = t->val;
 	}
-	free(by_short);
-	free(by_full);
+	htab_release(&by_short.index);
+	htab_release(&by_full.index);
+	free(by_short.v);
+	free(by_full.v);
 }
 
 static uint32_t entry_for(struct builder *b, const char *key, const char *display)
 {
 	struct report *r = b->r;
-	struct entry_index *ix = r->index;
+	struct htab *t = &r->index->by_key;
+	uint64_t h = hash_u64((uintptr_t)key);
+	struct entry *en;
 	size_t i;
 
-	for (i = hash_u64((uintptr_t)key) & ix->mask; ix->slot[i]; i = (i + 1) & ix->mask)
-		if (r->entry[ix->slot[i] - 1].key == key)
-			return ix->slot[i] - 1;
+	HTAB_FIND(t, h, i, r->entry[t->slot[i].idx - 1].key == key);
+	if (t->slot[i].idx)
+		return t->slot[i].idx - 1;
 	GROW(r->entry, r->cap_entry, r->nentry + 1);
-	r->entry[r->nentry].key = key;
-	r->entry[r->nentry].flat = r->entry[r->nentry].cum = 0;
-	r->entry[r->nentry].display = display;
-	r->entry[r->nentry].address = 0;
-	ix->slot[i] = (uint32_t)++r->nentry;
-	if (++ix->used * 2 > ix->mask + 1) {
-		size_t cap = (ix->mask + 1) * 2, k;
-		uint32_t *n = xcalloc(cap, sizeof(*n));
-
-		for (k = 0; k <= ix->mask; k++) {
-			size_t j;
-
-			if (!ix->slot[k])
-				continue;
-			for (j = hash_u64((uintptr_t)r->entry[ix->slot[k] - 1].key) & (cap - 1); n[j];
-			     j = (j + 1) & (cap - 1))
-				;
-			n[j] = ix->slot[k];
-		}
-		free(ix->slot);
-		ix->slot = n;
-		ix->mask = cap - 1;
-	}
+	en = &r->entry[r->nentry++];
+	memset(en, 0, sizeof(*en));
+	en->key = key;
+	en->display = display;
+	htab_insert(t, i, h, (uint32_t)r->nentry);
 	return (uint32_t)(r->nentry - 1);
 }
 
@@ -548,8 +550,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	arena_init(&r->arena);
 	r->index = xcalloc(1, sizeof(*r->index));
 	r->index->keys = strtab_new(&r->arena);
-	r->index->mask = 1023;
-	r->index->slot = xcalloc(r->index->mask + 1, sizeof(*r->index->slot));
+	htab_init(&r->index->by_key, 1024);
 	r->unit = "samples";
 	b.addr_digits = p->address_bits == 32 ? 8 : 16;
 	b.qq = intern(&b, "??");
@@ -640,7 +641,7 @@ void report_release(struct report *r)
 {
 	if (r->index) {
 		strtab_free(r->index->keys);
-		free(r->index->slot);
+		htab_release(&r->index->by_key);
 		free(r->index);
 	}
 	free(r->entry);

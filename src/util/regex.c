@@ -1,9 +1,9 @@
-/* filter.c - PCRE2 regular expressions behind --focus, --ignore, --list and --disasm. */
+/* regex.c - PCRE2 regular expressions behind --focus, --ignore, --list and --disasm. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <string.h>
 
-#include "filter.h"
+#include "regex.h"
 #include "util.h"
 
 struct regex {

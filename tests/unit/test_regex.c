@@ -1,7 +1,7 @@
-/* test_filter.c - unit tests for the PCRE2 regexes behind --focus and --ignore (include/filter.h). */
+/* test_regex.c - unit tests for the PCRE2 regexes behind --focus and --ignore (include/regex.h). */
 #include <string.h>
 
-#include "filter.h"
+#include "regex.h"
 #include "harness.h"
 
 TEST(unanchored_and_case_sensitive)

@@ -1,6 +1,6 @@
-/* filter.h - regular expressions (PCRE2) for --focus, --ignore and friends. */
-#ifndef PPROF_FILTER_H
-#define PPROF_FILTER_H
+/* regex.h - regular expressions (PCRE2) for --focus, --ignore and friends. */
+#ifndef PPROF_REGEX_H
+#define PPROF_REGEX_H
 
 #include <stddef.h>
 

@@ -1,0 +1,59 @@
+/* htab.h - the one hash table: 64-bit hashes to the 1-based indexes of the caller's array. */
+#ifndef PPROF_HTAB_H
+#define PPROF_HTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Open addressing with linear probing.  The table stores no keys: a slot
+ * holds a key's hash and the 1-based index of the caller's element (0 marks
+ * an empty slot), so that probing compares hashes without touching the
+ * elements and the caller compares keys only on a hash match.
+ *
+ * Lookup and insertion share one probe:
+ *
+ *	size_t i;
+ *	HTAB_FIND(t, h, i, same_key(&elem[t->slot[i].idx - 1], key));
+ *	if (t->slot[i].idx)
+ *		return &elem[t->slot[i].idx - 1];      (found)
+ *	add elem[n], then htab_insert(t, i, h, n + 1);   (i is the empty slot)
+ *
+ * Lifecycle: htab_init, then htab_release.  The table grows by itself at
+ * three quarters full; slot positions found before an insertion are stale
+ * after it.
+ */
+struct htab_slot {
+	uint64_t hash;
+	uint32_t idx;
+};
+
+struct htab {
+	struct htab_slot *slot;
+	size_t mask;   /* capacity - 1; the capacity is a power of two */
+	size_t used;
+};
+
+/* cap is rounded up to a power of two (at least 16). */
+void htab_init(struct htab *t, size_t cap);
+void htab_release(struct htab *t);
+void htab_clear(struct htab *t);
+
+/* Fills the empty slot i (from HTAB_FIND) with hash h and index idx (>= 1). */
+void htab_insert(struct htab *t, size_t i, uint64_t h, uint32_t idx);
+
+static inline void htab_prefetch(const struct htab *t, uint64_t h)
+{
+	__builtin_prefetch(&t->slot[h & t->mask]);
+}
+
+/*
+ * Sets i to the slot of the element with hash h for which eq (an expression
+ * that may read t->slot[i].idx) holds, or to the empty slot where it would go.
+ */
+#define HTAB_FIND(t, h, i, eq)                                                  \
+	for ((i) = (size_t)(h) & (t)->mask;                                     \
+	     (t)->slot[i].idx && !((t)->slot[i].hash == (h) && (eq));           \
+	     (i) = ((i) + 1) & (t)->mask)
+
+#endif

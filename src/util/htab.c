@@ -1,0 +1,61 @@
+/* htab.c - growing the one hash table (see htab.h). */
+#include <stdlib.h>
+
+#include "htab.h"
+#include "util.h"
+
+void htab_init(struct htab *t, size_t cap)
+{
+	size_t n = 16;
+
+	while (n < cap)
+		n *= 2;
+	t->slot = xcalloc(n, sizeof(*t->slot));
+	t->mask = n - 1;
+	t->used = 0;
+}
+
+void htab_release(struct htab *t)
+{
+	free(t->slot);
+	t->slot = NULL;
+	t->mask = 0;
+	t->used = 0;
+}
+
+void htab_clear(struct htab *t)
+{
+	size_t i;
+
+	for (i = 0; i <= t->mask; i++)
+		t->slot[i].idx = 0;
+	t->used = 0;
+}
+
+static void grow(struct htab *t)
+{
+	struct htab n;
+	size_t i, j;
+
+	htab_init(&n, (t->mask + 1) * 2);
+	for (i = 0; i <= t->mask; i++) {
+		if (!t->slot[i].idx)
+			continue;
+		for (j = t->slot[i].hash & n.mask; n.slot[j].idx; j = (j + 1) & n.mask)
+			;
+		n.slot[j] = t->slot[i];
+	}
+	n.used = t->used;
+	free(t->slot);
+	*t = n;
+}
+
+void htab_insert(struct htab *t, size_t i, uint64_t h, uint32_t idx)
+{
+	if (!idx)
+		BUG("htab_insert: index 0 marks an empty slot");
+	t->slot[i].hash = h;
+	t->slot[i].idx = idx;
+	if (++t->used * 4 > (t->mask + 1) * 3)
+		grow(t);
+}

@@ -1,0 +1,56 @@
+/* strtab.c - string interning (strtab.h): equal strings become equal pointers. */
+#include <string.h>
+#include <stdlib.h>
+
+#include "htab.h"
+#include "strtab.h"
+#include "util.h"
+
+struct str {
+	const char *s;
+	size_t len;
+};
+
+struct strtab {
+	struct arena *arena;
+	struct htab index;
+	struct str *str;
+	size_t n, cap;
+};
+
+struct strtab *strtab_new(struct arena *a)
+{
+	struct strtab *t = xcalloc(1, sizeof(*t));
+
+	t->arena = a;
+	htab_init(&t->index, 1024);
+	return t;
+}
+
+void strtab_free(struct strtab *t)
+{
+	if (!t)
+		return;
+	htab_release(&t->index);
+	free(t->str);
+	free(t);
+}
+
+const char *strtab_intern(struct strtab *t, const char *s, size_t n)
+{
+	uint64_t h = hash_bytes(s, n);
+	struct str *e;
+	size_t i;
+
+	HTAB_FIND(&t->index, h, i,
+		  t->str[t->index.slot[i].idx - 1].len == n &&
+			  !memcmp(t->str[t->index.slot[i].idx - 1].s, s, n));
+	if (t->index.slot[i].idx)
+		return t->str[t->index.slot[i].idx - 1].s;
+	GROW(t->str, t->cap, t->n + 1);
+	e = &t->str[t->n++];
+	e->s = arena_strndup(t->arena, s, n);
+	e->len = n;
+	htab_insert(&t->index, i, h, (uint32_t)t->n);
+	return e->s;
+}
