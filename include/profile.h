@@ -150,28 +150,26 @@ struct sample *profile_add_sample(struct profile *p, struct location *const *loc
 				  const int64_t *value);
 
 /*
- * For readers that batch records to overlap memory latency: the hash of a
- * stack, hints that an address or stack will be looked up soon, and
- * profile_add_sample with the stack's hash already known.
+ * Adding many stacks of raw addresses fast, for readers of big profiles:
+ * stack_builder_begin, then per record either stack_builder_add, or
+ * stack_builder_reserve (room for n addresses, to be filled in place)
+ * followed by stack_builder_commit; finally stack_builder_end, after which
+ * every record is a sample of p.  Addresses are leaf first and already
+ * inside the call; values are nsample_type of them.  Between begin and end
+ * the caller must not add samples, functions or lines to p itself
+ * (mappings are fine: locations are given theirs by address when they are
+ * created, so a reader that learns its mappings last sets them afterwards).
+ * The builder batches records so that their table lookups overlap and adds
+ * the samples on a second thread.
  */
-uint64_t profile_stack_hash(struct location *const *loc, size_t n);
-void profile_prefetch_location(const struct profile *p, uint64_t addr);
-void profile_prefetch_sample(const struct profile *p, uint64_t stack_hash);
-struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
-					 const int64_t *value, uint64_t stack_hash);
-
-/*
- * A queue that adds samples on a second thread while the caller goes on
- * reading: push copies the stack and values; finish waits until all are
- * added.  Between start and finish only the queue may add samples, and the
- * caller must not add functions or lines (locations and mappings are fine).
- * Falls back to adding in push when no thread can be started.
- */
-struct sample_queue;
-struct sample_queue *sample_queue_start(struct profile *p);
-void sample_queue_push(struct sample_queue *q, struct location *const *loc, size_t n,
-		       const int64_t *value, uint64_t stack_hash);
-void sample_queue_finish(struct sample_queue *q);
+struct stack_builder;
+struct stack_builder *stack_builder_begin(struct profile *p);
+uint64_t *stack_builder_reserve(struct stack_builder *b, size_t n);
+void stack_builder_commit(struct stack_builder *b, size_t n, const int64_t *value);
+void stack_builder_add(struct stack_builder *b, const uint64_t *addr, size_t n,
+		       const int64_t *value);
+/* Finishes (NULL is fine) and frees b. */
+void stack_builder_end(struct stack_builder *b);
 
 /*
  * Adds every sample of src, multiplied by scale (1, or -1 for a base

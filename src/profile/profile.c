@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "htab.h"
-#include "profile.h"
+#include "internal.h"
 #include "strtab.h"
 #include "util.h"
 

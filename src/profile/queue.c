@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "internal.h"
 #include "util.h"
 
 #define QUEUE_RECORDS 512  /* records per batch */

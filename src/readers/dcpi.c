@@ -160,26 +160,26 @@ static int check_value(struct cursor *c, int f, struct hline *l, struct header *
 	switch (fields[f].kind) {
 	case K_VERSION:
 		if (parse_version(l->val, l->vlen, h) < 0)
-			return cursor_fail(c, l->off, e, "bad 'version' line: '%.*s' is not pdb-MAJOR.MINOR",
+			return cursor_fail(c, l->off, "bad 'version' line: '%.*s' is not pdb-MAJOR.MINOR",
 					   (int)(l->vlen > 40 ? 40 : l->vlen), l->val);
 		if (h->major != 0)
-			return cursor_fail(c, l->off, e,
+			return cursor_fail(c, l->off,
 					   "unsupported DCPI version %.*s (major version %lu; only 0 is read)",
 					   (int)(l->vlen > 40 ? 40 : l->vlen), l->val, h->major);
 		return 0;
 	case K_HEX:
 		if (!all_digits(l->val, l->vlen, 16))
-			return cursor_fail(c, l->off, e, "bad '%s' line: '%.*s' is not a hex number (no 0x)",
+			return cursor_fail(c, l->off, "bad '%s' line: '%.*s' is not a hex number (no 0x)",
 					   w, (int)(l->vlen > 40 ? 40 : l->vlen), l->val);
 		if (f == F_TSTART && parse_num(l->val, l->vlen, 16, UINT64_MAX, &h->tstart) < 0)
-			return cursor_fail(c, l->off, e, "bad 'tstart' line: address does not fit in 64 bits");
+			return cursor_fail(c, l->off, "bad 'tstart' line: address does not fit in 64 bits");
 		return 0;
 	case K_DEC:
 		if (!all_digits(l->val, l->vlen, 10))
-			return cursor_fail(c, l->off, e, "bad '%s' line: '%.*s' is not a decimal number",
+			return cursor_fail(c, l->off, "bad '%s' line: '%.*s' is not a decimal number",
 					   w, (int)(l->vlen > 40 ? 40 : l->vlen), l->val);
 		if (parse_num(l->val, l->vlen, 10, f == F_PERIOD ? INT64_MAX : UINT64_MAX, &v) < 0)
-			return cursor_fail(c, l->off, e, "bad '%s' line: %.*s is too large", w,
+			return cursor_fail(c, l->off, "bad '%s' line: %.*s is too large", w,
 					   (int)(l->vlen > 40 ? 40 : l->vlen), l->val);
 		if (f == F_TSIZE)
 			h->tsize = v;
@@ -188,7 +188,7 @@ static int check_value(struct cursor *c, int f, struct hline *l, struct header *
 		return 0;
 	case K_TIME:
 		if (!all_digits(l->val, l->vlen, 10) || (l->vlen != 10 && l->vlen != 14))
-			return cursor_fail(c, l->off, e,
+			return cursor_fail(c, l->off,
 					   "bad 'epoch' line: '%.*s' is not YYMMDDHHMM or YYYYMMDDHHMMSS",
 					   (int)(l->vlen > 40 ? 40 : l->vlen), l->val);
 		return 0;
@@ -215,7 +215,7 @@ static int read_header(struct cursor *c, struct profile *p, struct header *h, st
 		int f;
 
 		if (off >= c->len) {
-			cursor_fail(c, off, e, "header ends without its 'samples' line (file truncated?)");
+			cursor_fail(c, off, "header ends without its 'samples' line (file truncated?)");
 			goto out;
 		}
 		nl = memchr(ls, '\n', c->len - off);
@@ -225,14 +225,14 @@ static int read_header(struct cursor *c, struct profile *p, struct header *h, st
 			unsigned char ch = (unsigned char)*v;
 
 			if ((ch < 0x20 && ch != '\t') || ch >= 0x7f) {
-				cursor_fail(c, (size_t)(v - buf), e,
+				cursor_fail(c, (size_t)(v - buf),
 					    "byte 0x%02x in the header: not ASCII text (missing 'samples' line?)",
 					    ch);
 				goto out;
 			}
 		}
 		if (!nl) {
-			cursor_fail(c, off, e, "header ends without its 'samples' line (file truncated?)");
+			cursor_fail(c, off, "header ends without its 'samples' line (file truncated?)");
 			goto out;
 		}
 		w = ls;
@@ -245,12 +245,12 @@ static int read_header(struct cursor *c, struct profile *p, struct header *h, st
 			break;
 		}
 		if (we == w) {
-			cursor_fail(c, off, e, "bad header line: %s", le == ls ? "empty line" :
+			cursor_fail(c, off, "bad header line: %s", le == ls ? "empty line" :
 				    "it starts with a blank");
 			goto out;
 		}
 		if (v == le) {
-			cursor_fail(c, off, e, "bad header line: '%.*s' has no value",
+			cursor_fail(c, off, "bad header line: '%.*s' has no value",
 				    (int)(we - w > 40 ? 40 : we - w), w);
 			goto out;
 		}
@@ -266,7 +266,7 @@ static int read_header(struct cursor *c, struct profile *p, struct header *h, st
 			struct hline *l = &h->f[f];
 
 			if (l->seen) {
-				cursor_fail(c, off, e, "duplicate '%s' line (the first is at offset 0x%zx)",
+				cursor_fail(c, off, "duplicate '%s' line (the first is at offset 0x%zx)",
 					    fields[f].word, l->off);
 				goto out;
 			}
@@ -284,11 +284,11 @@ static int read_header(struct cursor *c, struct profile *p, struct header *h, st
 	}
 	for (i = 0; i < NFIELD; i++)
 		if (fields[i].required && !h->f[i].seen) {
-			cursor_fail(c, off, e, "missing '%s' line in the header", fields[i].word);
+			cursor_fail(c, off, "missing '%s' line in the header", fields[i].word);
 			goto out;
 		}
 	if (h->tsize > UINT64_MAX - h->tstart) {
-		cursor_fail(c, h->f[F_TSIZE].off, e, "bad 'tsize' line: the text runs past the end of the address space");
+		cursor_fail(c, h->f[F_TSIZE].off, "bad 'tsize' line: the text runs past the end of the address space");
 		goto out;
 	}
 	ret = 0;
@@ -315,27 +315,28 @@ static int read_chunks(struct cursor *c, struct profile *p, const struct header 
 		size_t coff = c->off;
 		uint32_t offset, number, i;
 
-		if (cursor_u32(c, &offset, "chunk offset", e) < 0 ||
-		    cursor_u32(c, &number, "chunk address count", e) < 0)
+		offset = cursor_u32(c, "chunk offset");
+		number = cursor_u32(c, "chunk address count");
+		if (cursor_failed(c) < 0)
 			return -1;
 		if (number == 0)
-			return cursor_fail(c, coff, e, "chunk at text offset 0x%x has no addresses", offset);
+			return cursor_fail(c, coff, "chunk at text offset 0x%x has no addresses", offset);
 		if (have_prev && offset <= prev_off)
-			return cursor_fail(c, coff, e,
+			return cursor_fail(c, coff,
 					   "chunk at text offset 0x%x is out of order (the previous one is at 0x%llx)",
 					   offset, (unsigned long long)prev_off);
 		if (have_prev && offset < prev_end)
-			return cursor_fail(c, coff, e,
+			return cursor_fail(c, coff,
 					   "chunk at text offset 0x%x overlaps the previous one (0x%llx-0x%llx)",
 					   offset, (unsigned long long)prev_off, (unsigned long long)prev_end);
 		if ((uint64_t)offset + number > h->tsize)
-			return cursor_fail(c, coff, e,
+			return cursor_fail(c, coff,
 					   "chunk at text offset 0x%x of %u addresses runs past the text (tsize %llu)",
 					   offset, number, (unsigned long long)h->tsize);
 		if (cursor_left(c) / 4 < number)
-			return cursor_fail(c, coff, e, "chunk of %u counts runs past end of file", number);
+			return cursor_fail(c, coff, "chunk of %u counts runs past end of file", number);
 		if (cursor_left(c) - (size_t)number * 4 < 8)
-			return cursor_fail(c, coff, e,
+			return cursor_fail(c, coff,
 					   "chunk of %u counts leaves no room for the 8-byte footer (file truncated?)",
 					   number);
 		for (i = 0; i < number; i++) {
@@ -356,15 +357,17 @@ static int read_chunks(struct cursor *c, struct profile *p, const struct header 
 		have_prev = 1;
 	}
 	foot_off = c->off;
-	if (cursor_u32(c, &foot_addrs, "footer", e) < 0 || cursor_u32(c, &foot_total, "footer", e) < 0)
+	foot_addrs = cursor_u32(c, "footer");
+	foot_total = cursor_u32(c, "footer");
+	if (cursor_failed(c) < 0)
 		return -1;
 	if (foot_addrs != naddr)
-		return cursor_fail(c, foot_off, e,
+		return cursor_fail(c, foot_off,
 				   "footer counts %u addresses with samples, the chunks have %llu",
 				   foot_addrs, (unsigned long long)naddr);
 	/* The footer's total is a uint32: compare modulo 2^32. */
 	if (foot_total != (uint32_t)total)
-		return cursor_fail(c, foot_off + 4, e,
+		return cursor_fail(c, foot_off + 4,
 				   "footer counts %u samples, the chunks have %llu", foot_total,
 				   (unsigned long long)total);
 	return 0;
@@ -379,7 +382,7 @@ static int dcpi_read(const char *name, const unsigned char *buf, size_t len, str
 	const char *types[2];
 
 	memset(&h, 0, sizeof(h));
-	cursor_init(&c, name, buf, len);
+	cursor_init(&c, name, buf, len, e);
 	if (read_header(&c, p, &h, e) < 0)
 		return -1;
 	event = profile_intern_n(p, h.f[F_EVENT].val, h.f[F_EVENT].vlen);

@@ -102,9 +102,9 @@ static int is_print(unsigned char ch)
 }
 
 /* Fails at offset at; reached records how far this interpretation got. */
-static int fail(struct gmon *g, const struct cursor *c, size_t at, size_t reached,
+static int fail(struct gmon *g, struct cursor *c, size_t at, size_t reached,
 		struct err *e, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static int fail(struct gmon *g, const struct cursor *c, size_t at, size_t reached,
+static int fail(struct gmon *g, struct cursor *c, size_t at, size_t reached,
 		struct err *e, const char *fmt, ...)
 {
 	char what[400];
@@ -114,11 +114,11 @@ static int fail(struct gmon *g, const struct cursor *c, size_t at, size_t reache
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	g->reached = reached;
-	return cursor_fail(c, at, e, "%s", what);
+	return cursor_fail(c, at, "%s", what);
 }
 
 /* A record cut short by the end of the file: it reached the end. */
-static int truncated(struct gmon *g, const struct cursor *c, size_t at, struct err *e,
+static int truncated(struct gmon *g, struct cursor *c, size_t at, struct err *e,
 		     const char *what)
 {
 	return fail(g, c, at, c->len, e, "%s runs past end of file", what);
@@ -147,7 +147,7 @@ static double hist_scale(uint64_t low, uint64_t high, uint32_t nbins)
  * One histogram (a GNU record, or the BSD header): checks it against the
  * first one as gprof does, and adds its bins to its range.
  */
-static int add_hist(struct gmon *g, const struct cursor *c, size_t rec, uint64_t low,
+static int add_hist(struct gmon *g, struct cursor *c, size_t rec, uint64_t low,
 		    uint64_t high, uint32_t nbins, uint32_t rate, const char *dimen, char abbrev,
 		    const unsigned char *bins, struct err *e)
 {
@@ -215,7 +215,7 @@ static int add_hist(struct gmon *g, const struct cursor *c, size_t rec, uint64_t
 	return 0;
 }
 
-static int add_arc(struct gmon *g, const struct cursor *c, size_t rec, uint64_t from,
+static int add_arc(struct gmon *g, struct cursor *c, size_t rec, uint64_t from,
 		   uint64_t self, uint64_t count, struct err *e)
 {
 	struct location *loc[2];
@@ -234,7 +234,7 @@ static int add_arc(struct gmon *g, const struct cursor *c, size_t rec, uint64_t 
 	return 0;
 }
 
-static int add_block(struct gmon *g, const struct cursor *c, size_t at, uint64_t addr,
+static int add_block(struct gmon *g, struct cursor *c, size_t at, uint64_t addr,
 		     uint64_t count, struct err *e)
 {
 	struct location *loc;
@@ -260,7 +260,7 @@ static int read_gnu(struct gmon *g, struct cursor *c, struct err *e)
 	if (c->len < GMON_HDR_SIZE)
 		return truncated(g, c, 0, e, "gmon.out header");
 	c->off = 4;
-	cursor_u32(c, &g->version, "header", e);
+	g->version = cursor_u32(c, "header");
 	if (g->version != 1 && g->version != 0)
 		return fail(g, c, 4, 4, e, "unsupported gmon.out version %u (gprof reads 0 and 1)",
 			    g->version);
@@ -269,7 +269,7 @@ static int read_gnu(struct gmon *g, struct cursor *c, struct err *e)
 		size_t rec = c->off;
 		uint8_t tag;
 
-		cursor_u8(c, &tag, "tag", e);
+		tag = cursor_u8(c, "tag");
 		if (tag == 0) {
 			uint64_t low, high;
 			uint32_t nbins, rate;
@@ -278,11 +278,11 @@ static int read_gnu(struct gmon *g, struct cursor *c, struct err *e)
 
 			if (cursor_left(c) < 2 * w + 24)
 				return truncated(g, c, rec, e, "histogram record");
-			cursor_word(c, w, &low, "", e);
-			cursor_word(c, w, &high, "", e);
-			cursor_u32(c, &nbins, "", e);
-			cursor_u32(c, &rate, "", e);
-			cursor_bytes(c, 16, &dim, "", e);
+			low = cursor_word(c, w, "");
+			high = cursor_word(c, w, "");
+			nbins = cursor_u32(c, "");
+			rate = cursor_u32(c, "");
+			dim = cursor_bytes(c, 16, "");
 			/* A name of printable characters, then NUL padding. */
 			for (i = 0; i < 15 && dim[i]; i++)
 				if (!is_print(dim[i]))
@@ -297,7 +297,7 @@ static int read_gnu(struct gmon *g, struct cursor *c, struct err *e)
 			if (cursor_left(c) / 2 < nbins)
 				return fail(g, c, rec, c->len, e, "histogram of %u bins runs past end of file",
 					    nbins);
-			cursor_bytes(c, 2 * (size_t)nbins, &bins, "", e);
+			bins = cursor_bytes(c, 2 * (size_t)nbins, "");
 			if (add_hist(g, c, rec, low, high, nbins, rate, (const char *)dim,
 				     (char)dim[15], bins, e) < 0)
 				return -1;
@@ -307,9 +307,9 @@ static int read_gnu(struct gmon *g, struct cursor *c, struct err *e)
 
 			if (cursor_left(c) < 2 * w + 4)
 				return truncated(g, c, rec, e, "call-graph arc record");
-			cursor_word(c, w, &from, "", e);
-			cursor_word(c, w, &self, "", e);
-			cursor_u32(c, &count, "", e);
+			from = cursor_word(c, w, "");
+			self = cursor_word(c, w, "");
+			count = cursor_u32(c, "");
 			if (add_arc(g, c, rec, from, self, count, e) < 0)
 				return -1;
 		} else if (tag == 2) {
@@ -317,7 +317,7 @@ static int read_gnu(struct gmon *g, struct cursor *c, struct err *e)
 
 			if (cursor_left(c) < 4)
 				return truncated(g, c, rec, e, "basic-block record");
-			cursor_u32(c, &n, "", e);
+			n = cursor_u32(c, "");
 			if (g->version == 0)
 				return fail(g, c, rec, rec, e,
 					    "basic-block record in a version 0 file (not supported)");
@@ -327,8 +327,8 @@ static int read_gnu(struct gmon *g, struct cursor *c, struct err *e)
 			for (i = 0; i < n; i++) {
 				uint64_t addr;
 
-				cursor_word(c, w, &addr, "", e);
-				cursor_word(c, w, &v, "", e);
+				addr = cursor_word(c, w, "");
+				v = cursor_word(c, w, "");
 				if (add_block(g, c, c->off - 2 * w, addr, v, e) < 0)
 					return -1;
 			}
@@ -357,14 +357,12 @@ static int read_bsd(struct gmon *g, struct cursor *c, struct err *e)
 
 	if (c->len < hdr)
 		return truncated(g, c, 0, e, "BSD gmon.out header");
-	cursor_word(c, w, &low, "", e);
-	cursor_word(c, w, &high, "", e);
-	cursor_u32(c, &ncnt, "", e);
+	low = cursor_word(c, w, "");
+	high = cursor_word(c, w, "");
+	ncnt = cursor_u32(c, "");
 	if (g->layout == BSD44) {
-		uint32_t version;
-
-		cursor_u32(c, &version, "", e);
-		cursor_u32(c, &rate, "", e);
+		cursor_u32(c, "version");
+		rate = cursor_u32(c, "");
 	}
 	c->off = hdr;
 	if (ncnt < hdr || (ncnt - hdr) % 2)
@@ -373,7 +371,7 @@ static int read_bsd(struct gmon *g, struct cursor *c, struct err *e)
 	nbins = (ncnt - hdr) / 2;
 	if (nbins > cursor_left(c) / 2)
 		return fail(g, c, 0, c->len, e, "histogram of %zu bins runs past end of file", nbins);
-	cursor_bytes(c, 2 * nbins, &bins, "", e);
+	bins = cursor_bytes(c, 2 * nbins, "");
 	/* gprof accepts a BSD file without bins; it then has no histogram. */
 	if (nbins && add_hist(g, c, 0, low, high, (uint32_t)nbins, rate, seconds, 's', bins, e) < 0)
 		return -1;
@@ -385,9 +383,9 @@ static int read_bsd(struct gmon *g, struct cursor *c, struct err *e)
 
 		if (cursor_left(c) < 3 * w)
 			return truncated(g, c, rec, e, "call-graph arc record");
-		cursor_word(c, w, &from, "", e);
-		cursor_word(c, w, &self, "", e);
-		cursor_word(c, w, &count, "", e);
+		from = cursor_word(c, w, "");
+		self = cursor_word(c, w, "");
+		count = cursor_word(c, w, "");
 		if (add_arc(g, c, rec, from, self, count, e) < 0)
 			return -1;
 	}
@@ -414,7 +412,7 @@ static int parse(struct gmon *g, const char *name, const unsigned char *buf, siz
 {
 	struct cursor c;
 
-	cursor_init(&c, name, buf, len);
+	cursor_init(&c, name, buf, len, e);
 	c.big_endian = g->big;
 	return g->layout == GNU ? read_gnu(g, &c, e) : read_bsd(g, &c, e);
 }

@@ -1,13 +1,12 @@
 /* gperf.c - reader for gperftools CPU profiles (binary header, records, trailer, map text). */
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "cursor.h"
+#include "maps.h"
 #include "reader.h"
-#include "strbuf.h"
 #include "util.h"
 
 /*
@@ -52,133 +51,6 @@ static int gperf_sniff(const unsigned char *buf, size_t len)
 	return len >= 4 && !memcmp(buf, zero, 4);
 }
 
-static int parse_hex(const char **s, const char *end, uint64_t *v)
-{
-	const char *p = *s;
-	uint64_t x = 0;
-	int n = 0;
-
-	while (p < end && isxdigit((unsigned char)*p)) {
-		if (++n > 16)
-			return -1;
-		x = x << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10));
-		p++;
-	}
-	if (!n)
-		return -1;
-	*s = p;
-	*v = x;
-	return 0;
-}
-
-static const char *skip_space(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	return p;
-}
-
-static const char *skip_field(const char *p, const char *end)
-{
-	while (p < end && *p != ' ' && *p != '\t')
-		p++;
-	return p;
-}
-
-static int is_word_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-/* Copies path into sb with "$build" (followed by a non-word char) replaced. */
-static void expand_build(struct strbuf *sb, const char *path, size_t n, const char *build)
-{
-	size_t i = 0;
-
-	sb_reset(sb);
-	while (i < n) {
-		if (n - i >= 6 && !memcmp(path + i, "$build", 6) &&
-		    (i + 6 == n || !is_word_char(path[i + 6]))) {
-			sb_adds(sb, build);
-			i += 6;
-		} else {
-			sb_addc(sb, path[i++]);
-		}
-	}
-}
-
-/*
- * One line of the mapped-object list: "build=PATH", a /proc/maps line, or a
- * cooked "start-end: path" line.  Only executable mappings with a path enter
- * the model; other lines are ignored, as the format asks.
- */
-static void parse_map_line(struct profile *p, const char *name, const char *line,
-			   const char *end, struct strbuf *build, struct strbuf *path,
-			   unsigned lineno)
-{
-	const char *s = skip_space(line, end), *perm, *f;
-	uint64_t start, limit, offset = 0;
-
-	if (end - s >= 6 && !memcmp(s, "build=", 6)) {
-		sb_reset(build);
-		sb_add(build, s + 6, (size_t)(end - s - 6));
-		return;
-	}
-	if (parse_hex(&s, end, &start) < 0 || s >= end || *s != '-') {
-		return;
-	}
-	s++;
-	if (parse_hex(&s, end, &limit) < 0 || s >= end)
-		goto bad;
-	if (*s == ':') {
-		/* Cooked: "start-end: path". */
-		f = skip_space(s + 1, end);
-	} else {
-		s = skip_space(s, end);
-		perm = s;
-		s = skip_field(s, end);
-		if (s - perm != 4)
-			goto bad;
-		if (perm[2] != 'x')
-			return;
-		s = skip_space(s, end);
-		if (parse_hex(&s, end, &offset) < 0)
-			goto bad;
-		s = skip_field(skip_space(s, end), end);   /* device */
-		s = skip_field(skip_space(s, end), end);   /* inode */
-		f = skip_space(s, end);
-	}
-	while (end > f && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-		end--;
-	if (f >= end)
-		return;
-	if (limit <= start)
-		goto bad;
-	expand_build(path, f, (size_t)(end - f), sb_str(build));
-	profile_add_mapping(p, start, limit, offset, sb_str(path), "");
-	return;
-bad:
-	warnf("%s: ignoring malformed mapping line %u", name, lineno);
-}
-
-static void parse_maps(struct profile *p, const char *name, const char *text, size_t len)
-{
-	struct strbuf build = STRBUF_INIT, path = STRBUF_INIT;
-	const char *s = text, *end = text + len;
-	unsigned lineno = 0;
-
-	while (s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *le = nl ? nl : end;
-
-		lineno++;
-		parse_map_line(p, name, s, le, &build, &path, lineno);
-		s = nl ? nl + 1 : end;
-	}
-	sb_release(&build);
-	sb_release(&path);
-}
-
 /*
  * Input already parsed need not stay resident: every 16 MB, ask the kernel
  * to page out what lies behind.  This never changes the bytes (the advice
@@ -198,173 +70,128 @@ static void release_consumed(const unsigned char *buf, size_t upto, size_t *rele
 	*released = upto;
 }
 
-#define PC_CACHE 8192
-#define BATCH 16
-
-struct pending {
-	const unsigned char *pcs;
-	uint64_t count, hash;
-	uint32_t depth;
-	size_t first;
-};
-
-struct pc_cache {
-	uint64_t pc;
-	struct location *loc;
-};
-
-static int gperf_read(const char *name, const unsigned char *buf, size_t len,
-		      struct profile *p, struct err *e)
+/*
+ * The header: 0, the number of header words after this one (3 or more),
+ * version 0, the sampling period in microseconds, then words we skip.
+ * Sets the sample types; returns the period, or -1.
+ */
+static int64_t read_header(struct cursor *c, unsigned width, struct profile *p)
 {
 	static const char *const types[] = { "samples", "count", "cpu", "nanoseconds" };
-	struct cursor c;
-	struct location **stack = NULL;
-	size_t cap = 0;
-	unsigned width;
-	int big;
-	uint64_t hdr_words, version, period, mask;
-	int ret = -1, trailer = 0;
-	struct pc_cache *cache = NULL;
-	struct pending batch[BATCH];
-	struct sample_queue *queue = NULL;
-	size_t released = 0;
+	uint64_t hdr_words, version, period;
 
-	cursor_init(&c, name, buf, len);
-	if (!detect(buf, len, &width, &big)) {
-		if (len < 16)
-			return cursor_fail(&c, 0, e, "profile header runs past end of file");
-		return cursor_fail(&c, 0, e, "bad header words: neither 32- nor 64-bit slots of a CPU profile");
-	}
-	c.big_endian = big;
-	mask = width == 8 ? UINT64_MAX : UINT32_MAX;
-	p->address_bits = width * 8;
-	{
-		uint64_t h0;
-
-		if (cursor_word(&c, width, &h0, "profile header", e) < 0 ||
-		    cursor_word(&c, width, &hdr_words, "profile header", e) < 0)
-			return -1;
-	}
+	cursor_word(c, width, "profile header");
+	hdr_words = cursor_word(c, width, "profile header");
+	if (cursor_failed(c) < 0)
+		return -1;
 	if (hdr_words < 3)
-		return cursor_fail(&c, width, e, "bad header word count %llu (must be 3 or more)",
+		return cursor_fail(c, width, "bad header word count %llu (must be 3 or more)",
 				   (unsigned long long)hdr_words);
-	if (cursor_word(&c, width, &version, "profile header", e) < 0 ||
-	    cursor_word(&c, width, &period, "profile header", e) < 0)
+	version = cursor_word(c, width, "profile header");
+	period = cursor_word(c, width, "profile header");
+	if (cursor_failed(c) < 0)
 		return -1;
 	if (version != 0)
-		return cursor_fail(&c, 2 * width, e, "unsupported CPU profile version %llu",
+		return cursor_fail(c, 2 * width, "unsupported CPU profile version %llu",
 				   (unsigned long long)version);
 	if (period > UINT32_MAX)
-		return cursor_fail(&c, 3 * width, e, "absurd sampling period %llu",
+		return cursor_fail(c, 3 * width, "absurd sampling period %llu",
 				   (unsigned long long)period);
 	/* Skip the remaining header words. */
-	if (cursor_left(&c) / width < hdr_words - 2)
-		return cursor_fail(&c, width, e, "header of %llu words runs past end of file",
+	if (cursor_left(c) / width < hdr_words - 2)
+		return cursor_fail(c, width, "header of %llu words runs past end of file",
 				   (unsigned long long)hdr_words + 2);
-	c.off += (hdr_words - 2) * width;
-
+	c->off += (hdr_words - 2) * width;
 	profile_set_sample_types(p, 2, types);
 	p->period_type.type = profile_intern(p, "cpu");
 	p->period_type.unit = profile_intern(p, "nanoseconds");
 	p->period = (int64_t)period * 1000;
+	return (int64_t)period;
+}
 
-	cache = xcalloc(PC_CACHE, sizeof(*cache));
-	/*
-	 * Records go in batches: parse and validate them (hinting the leaf's
-	 * location slot), then resolve their locations and hash their stacks,
-	 * so the table misses of a batch overlap; a second thread adds the
-	 * samples meanwhile.
-	 */
-	queue = sample_queue_start(p);
-	while (!trailer) {
-		size_t nb = 0, nframes = 0, b;
+/*
+ * The records (count, depth, PCs) up to the trailer: any record whose first
+ * PC is 0 ends the data, as in gperftools pprof.  Callers' PCs are return
+ * addresses: they are looked up one byte before, inside the call.
+ */
+static int read_records(struct cursor *c, unsigned width, int64_t period, struct profile *p)
+{
+	uint64_t mask = width == 8 ? UINT64_MAX : UINT32_MAX;
+	struct stack_builder *sb = stack_builder_begin(p);
+	size_t released = 0;
+	int ret = -1;
 
-		while (nb < BATCH) {
-			size_t rec_off = c.off;
-			uint64_t count, depth;
+	for (;;) {
+		size_t rec_off = c->off;
+		uint64_t count, depth, *pc;
+		int64_t val[2];
+		uint32_t i;
 
-			if (cursor_left(&c) == 0) {
-				cursor_fail(&c, rec_off, e, "missing end-of-data trailer (file truncated?)");
-				goto out;
-			}
-			if (cursor_word(&c, width, &count, "record header", e) < 0 ||
-			    cursor_word(&c, width, &depth, "record header", e) < 0)
-				goto out;
-			if (depth == 0) {
-				cursor_fail(&c, rec_off, e, "record with no PCs");
-				goto out;
-			}
-			if (depth > cursor_left(&c) / width || depth > UINT32_MAX) {
-				cursor_fail(&c, rec_off, e, "stack of %llu frames runs past end of file",
-					    (unsigned long long)depth);
-				goto out;
-			}
-			if (load_word(c.buf + c.off, width, big) == 0) {
-				/* The trailer (0, 1, 0); any record led by PC 0 ends the data. */
-				c.off += depth * width;
-				trailer = 1;
-				break;
-			}
-			if (count > INT64_MAX / 1000 / (period ? period : 1)) {
-				cursor_fail(&c, rec_off, e, "absurd sample count %llu",
-					    (unsigned long long)count);
-				goto out;
-			}
-			profile_prefetch_location(p, load_word(c.buf + c.off, width, big));
-			batch[nb].pcs = c.buf + c.off;
-			batch[nb].count = count;
-			batch[nb].depth = (uint32_t)depth;
-			batch[nb].first = nframes;
-			nframes += depth;
-			c.off += depth * width;
-			nb++;
+		if (cursor_left(c) == 0) {
+			cursor_fail(c, rec_off, "missing end-of-data trailer (file truncated?)");
+			break;
 		}
-		release_consumed(c.buf, nb ? (size_t)(batch[0].pcs - c.buf) : c.off, &released);
-		GROW(stack, cap, nframes + 1);
-		for (b = 0; b < nb; b++) {
-			struct location **st = stack + batch[b].first;
-			uint32_t i;
-
-			for (i = 0; i < batch[b].depth; i++) {
-				uint64_t pc = load_word(batch[b].pcs + (size_t)i * width, width, big);
-				struct pc_cache *pcc;
-
-				/* Callers are return addresses: look them up inside the call. */
-				if (i > 0)
-					pc = (pc - 1) & mask;
-				/* Hot frames repeat in every record: a small cache before the table. */
-				pcc = &cache[(pc ^ pc >> 13) & (PC_CACHE - 1)];
-				if (pcc->loc && pcc->pc == pc) {
-					st[i] = pcc->loc;
-				} else {
-					st[i] = pcc->loc = profile_location(p, pc);
-					pcc->pc = pc;
-				}
-			}
-			batch[b].hash = profile_stack_hash(st, batch[b].depth);
+		count = cursor_word(c, width, "record header");
+		depth = cursor_word(c, width, "record header");
+		if (cursor_failed(c) < 0)
+			break;
+		if (depth == 0) {
+			cursor_fail(c, rec_off, "record with no PCs");
+			break;
 		}
-		for (b = 0; b < nb; b++) {
-			int64_t val[2];
-
-			val[0] = (int64_t)batch[b].count;
-			val[1] = (int64_t)batch[b].count * (int64_t)period * 1000;
-			sample_queue_push(queue, stack + batch[b].first, batch[b].depth, val,
-					  batch[b].hash);
+		if (depth > cursor_left(c) / width || depth > UINT32_MAX) {
+			cursor_fail(c, rec_off, "stack of %llu frames runs past end of file",
+				    (unsigned long long)depth);
+			break;
 		}
+		if (load_word(c->buf + c->off, width, c->big_endian) == 0) {
+			/* The trailer (0, 1, 0). */
+			c->off += depth * width;
+			ret = 0;
+			break;
+		}
+		if (count > INT64_MAX / 1000 / (period ? (uint64_t)period : 1)) {
+			cursor_fail(c, rec_off, "absurd sample count %llu", (unsigned long long)count);
+			break;
+		}
+		pc = stack_builder_reserve(sb, depth);
+		pc[0] = load_word(c->buf + c->off, width, c->big_endian);
+		for (i = 1; i < depth; i++)
+			pc[i] = (load_word(c->buf + c->off + (size_t)i * width, width, c->big_endian) - 1) & mask;
+		c->off += depth * width;
+		val[0] = (int64_t)count;
+		val[1] = (int64_t)count * period * 1000;
+		stack_builder_commit(sb, depth, val);
+		release_consumed(c->buf, rec_off, &released);
 	}
-	sample_queue_finish(queue);
-	queue = NULL;
-	parse_maps(p, name, (const char *)c.buf + c.off, cursor_left(&c));
-	/* Locations were created before the mappings were known. */
-	for (size_t i = 0; i < p->nlocation; i++)
-		p->location[i]->mapping = profile_find_mapping(p, p->location[i]->address);
-	ret = 0;
-out:
-	if (queue)
-		sample_queue_finish(queue);
-	free(cache);
-	free(stack);
+	stack_builder_end(sb);
 	return ret;
+}
+
+static int gperf_read(const char *name, const unsigned char *buf, size_t len,
+		      struct profile *p, struct err *e)
+{
+	struct cursor c;
+	unsigned width;
+	int big;
+	int64_t period;
+	size_t i;
+
+	cursor_init(&c, name, buf, len, e);
+	if (!detect(buf, len, &width, &big)) {
+		if (len < 16)
+			return cursor_fail(&c, 0, "profile header runs past end of file");
+		return cursor_fail(&c, 0, "bad header words: neither 32- nor 64-bit slots of a CPU profile");
+	}
+	c.big_endian = big;
+	p->address_bits = width * 8;
+	if ((period = read_header(&c, width, p)) < 0 || read_records(&c, width, period, p) < 0)
+		return -1;
+	maps_parse(p, name, (const char *)c.buf + c.off, cursor_left(&c));
+	/* Locations were created before the mappings were known. */
+	for (i = 0; i < p->nlocation; i++)
+		p->location[i]->mapping = profile_find_mapping(p, p->location[i]->address);
+	return 0;
 }
 
 const struct reader reader_gperf = {

@@ -1,35 +1,45 @@
-/* cursor.c - bounds-checked reading of binary input. */
+/* cursor.c - bounds-checked reading of binary input (see cursor.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cursor.h"
 
-void cursor_init(struct cursor *c, const char *name, const void *buf, size_t len)
+void cursor_init(struct cursor *c, const char *name, const void *buf, size_t len, struct err *e)
 {
 	c->name = name;
 	c->buf = buf;
 	c->len = len;
 	c->off = 0;
 	c->big_endian = 0;
+	c->e = e;
+	c->failed = 0;
 }
 
-int cursor_fail(const struct cursor *c, size_t off, struct err *e, const char *fmt, ...)
+int cursor_fail(struct cursor *c, size_t off, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
 
+	if (c->failed)
+		return -1;
+	c->failed = 1;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return err_set(e, "%s: offset 0x%zx: %s", c->name, off, what);
+	return err_set(c->e, "%s: offset 0x%zx: %s", c->name, off, what);
 }
 
-static int need(struct cursor *c, size_t n, const char *what, struct err *e)
+/* Whether n more bytes can be read; fails the cursor otherwise. */
+static int have(struct cursor *c, size_t n, const char *what)
 {
-	if (c->len - c->off < n)
-		return cursor_fail(c, c->off, e, "%s runs past end of file", what);
-	return 0;
+	if (c->failed)
+		return 0;
+	if (c->len - c->off < n) {
+		cursor_fail(c, c->off, "%s runs past end of file", what);
+		return 0;
+	}
+	return 1;
 }
 
 uint64_t load_word(const unsigned char *p, unsigned width, int big_endian)
@@ -46,53 +56,44 @@ uint64_t load_word(const unsigned char *p, unsigned width, int big_endian)
 	return v;
 }
 
-int cursor_word(struct cursor *c, unsigned width, uint64_t *v, const char *what, struct err *e)
+uint64_t cursor_word(struct cursor *c, unsigned width, const char *what)
 {
-	if (need(c, width, what, e) < 0)
-		return -1;
-	*v = load_word(c->buf + c->off, width, c->big_endian);
+	uint64_t v;
+
+	if (!have(c, width, what))
+		return 0;
+	v = load_word(c->buf + c->off, width, c->big_endian);
 	c->off += width;
-	return 0;
+	return v;
 }
 
-int cursor_u8(struct cursor *c, uint8_t *v, const char *what, struct err *e)
+uint8_t cursor_u8(struct cursor *c, const char *what)
 {
-	if (need(c, 1, what, e) < 0)
-		return -1;
-	*v = c->buf[c->off++];
-	return 0;
+	return have(c, 1, what) ? c->buf[c->off++] : 0;
 }
 
-int cursor_u16(struct cursor *c, uint16_t *v, const char *what, struct err *e)
+uint16_t cursor_u16(struct cursor *c, const char *what)
 {
-	uint64_t w;
-
-	if (cursor_word(c, 2, &w, what, e) < 0)
-		return -1;
-	*v = (uint16_t)w;
-	return 0;
+	return (uint16_t)cursor_word(c, 2, what);
 }
 
-int cursor_u32(struct cursor *c, uint32_t *v, const char *what, struct err *e)
+uint32_t cursor_u32(struct cursor *c, const char *what)
 {
-	uint64_t w;
-
-	if (cursor_word(c, 4, &w, what, e) < 0)
-		return -1;
-	*v = (uint32_t)w;
-	return 0;
+	return (uint32_t)cursor_word(c, 4, what);
 }
 
-int cursor_u64(struct cursor *c, uint64_t *v, const char *what, struct err *e)
+uint64_t cursor_u64(struct cursor *c, const char *what)
 {
-	return cursor_word(c, 8, v, what, e);
+	return cursor_word(c, 8, what);
 }
 
-int cursor_bytes(struct cursor *c, size_t n, const unsigned char **p, const char *what, struct err *e)
+const unsigned char *cursor_bytes(struct cursor *c, size_t n, const char *what)
 {
-	if (need(c, n, what, e) < 0)
-		return -1;
-	*p = c->buf + c->off;
+	const unsigned char *p;
+
+	if (!have(c, n, what))
+		return NULL;
+	p = c->buf + c->off;
 	c->off += n;
-	return 0;
+	return p;
 }

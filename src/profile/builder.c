@@ -1,0 +1,117 @@
+/* builder.c - adding many stacks of raw addresses fast (struct stack_builder). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "util.h"
+
+#define BATCH 16        /* records whose lookups overlap */
+#define PC_CACHE 8192   /* recent addresses and their locations */
+
+struct pc_cache {
+	uint64_t pc;
+	struct location *loc;
+};
+
+struct stack_builder {
+	struct profile *p;
+	struct sample_queue *queue;
+	struct pc_cache *cache;
+	/* The batch: addresses back to back, then per record its depth and values. */
+	uint64_t *addr;
+	size_t naddr, cap_addr;
+	uint32_t depth[BATCH];
+	int64_t *value;        /* BATCH * nsample_type */
+	size_t n;
+	struct location **stack;
+	size_t cap_stack;
+};
+
+struct stack_builder *stack_builder_begin(struct profile *p)
+{
+	struct stack_builder *b = xcalloc(1, sizeof(*b));
+
+	b->p = p;
+	b->cache = xcalloc(PC_CACHE, sizeof(*b->cache));
+	b->value = xcalloc(BATCH * (p->nsample_type + 1), sizeof(*b->value));
+	b->queue = sample_queue_start(p);
+	return b;
+}
+
+static struct location *lookup(struct stack_builder *b, uint64_t pc)
+{
+	/* Hot frames repeat in every record: a small cache before the table. */
+	struct pc_cache *c = &b->cache[(pc ^ pc >> 13) & (PC_CACHE - 1)];
+
+	if (c->loc && c->pc == pc)
+		return c->loc;
+	c->pc = pc;
+	return c->loc = profile_location(b->p, pc);
+}
+
+/*
+ * Resolves the batch's locations and hashes its stacks (their table misses
+ * overlap), then hands the records to the queue.
+ */
+static void flush(struct stack_builder *b)
+{
+	size_t nv = b->p->nsample_type, i, first = 0;
+	uint64_t hash[BATCH];
+
+	GROW(b->stack, b->cap_stack, b->naddr + 1);
+	for (i = 0; i < b->n; i++) {
+		uint32_t k;
+
+		for (k = 0; k < b->depth[i]; k++)
+			b->stack[first + k] = lookup(b, b->addr[first + k]);
+		hash[i] = profile_stack_hash(b->stack + first, b->depth[i]);
+		first += b->depth[i];
+	}
+	for (i = 0, first = 0; i < b->n; i++) {
+		sample_queue_push(b->queue, b->stack + first, b->depth[i], b->value + i * nv, hash[i]);
+		first += b->depth[i];
+	}
+	b->n = 0;
+	b->naddr = 0;
+}
+
+uint64_t *stack_builder_reserve(struct stack_builder *b, size_t n)
+{
+	GROW(b->addr, b->cap_addr, b->naddr + n + 1);
+	return b->addr + b->naddr;
+}
+
+void stack_builder_commit(struct stack_builder *b, size_t n, const int64_t *value)
+{
+	size_t nv = b->p->nsample_type;
+
+	if (n > UINT32_MAX)
+		BUG("stack_builder_commit: stack too deep");
+	if (n)
+		profile_prefetch_location(b->p, b->addr[b->naddr]);
+	b->depth[b->n] = (uint32_t)n;
+	memcpy(b->value + b->n * nv, value, nv * sizeof(*value));
+	b->naddr += n;
+	if (++b->n == BATCH)
+		flush(b);
+}
+
+void stack_builder_add(struct stack_builder *b, const uint64_t *addr, size_t n,
+		       const int64_t *value)
+{
+	memcpy(stack_builder_reserve(b, n), addr, n * sizeof(*addr));
+	stack_builder_commit(b, n, value);
+}
+
+void stack_builder_end(struct stack_builder *b)
+{
+	if (!b)
+		return;
+	flush(b);
+	sample_queue_finish(b->queue);
+	free(b->cache);
+	free(b->value);
+	free(b->addr);
+	free(b->stack);
+	free(b);
+}

@@ -1,0 +1,31 @@
+/* internal.h - the model's private speed plumbing: hashing, prefetching, the sample queue. */
+#ifndef PPROF_PROFILE_INTERNAL_H
+#define PPROF_PROFILE_INTERNAL_H
+
+#include "profile.h"
+
+/*
+ * The hash of a stack, hints that an address or stack will be looked up
+ * soon, and profile_add_sample with the stack's hash already known: for
+ * the stack builder, which batches records to overlap memory latency.
+ */
+uint64_t profile_stack_hash(struct location *const *loc, size_t n);
+void profile_prefetch_location(const struct profile *p, uint64_t addr);
+void profile_prefetch_sample(const struct profile *p, uint64_t stack_hash);
+struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
+					 const int64_t *value, uint64_t stack_hash);
+
+/*
+ * A queue that adds samples on a second thread while the caller goes on
+ * reading: push copies the stack and values; finish waits until all are
+ * added.  Between start and finish only the queue may add samples, and the
+ * caller must not add functions or lines (locations and mappings are fine).
+ * Falls back to adding in push when no thread can be started.
+ */
+struct sample_queue;
+struct sample_queue *sample_queue_start(struct profile *p);
+void sample_queue_push(struct sample_queue *q, struct location *const *loc, size_t n,
+		       const int64_t *value, uint64_t stack_hash);
+void sample_queue_finish(struct sample_queue *q);
+
+#endif

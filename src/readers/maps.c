@@ -1,0 +1,135 @@
+/* maps.c - the mapped-object list of legacy profiles: /proc/maps lines, cooked lines, build=. */
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "maps.h"
+#include "strbuf.h"
+
+static int parse_hex(const char **s, const char *end, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+	int n = 0;
+
+	while (p < end && isxdigit((unsigned char)*p)) {
+		if (++n > 16)
+			return -1;
+		x = x << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10));
+		p++;
+	}
+	if (!n)
+		return -1;
+	*s = p;
+	*v = x;
+	return 0;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static const char *skip_field(const char *p, const char *end)
+{
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	return p;
+}
+
+static int is_word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Copies path into sb with "$build" (followed by a non-word char) replaced. */
+static void expand_build(struct strbuf *sb, const char *path, size_t n, const char *build)
+{
+	size_t i = 0;
+
+	sb_reset(sb);
+	while (i < n) {
+		if (n - i >= 6 && !memcmp(path + i, "$build", 6) &&
+		    (i + 6 == n || !is_word_char(path[i + 6]))) {
+			sb_adds(sb, build);
+			i += 6;
+		} else {
+			sb_addc(sb, path[i++]);
+		}
+	}
+}
+
+/*
+ * One line of the mapped-object list: "build=PATH", a /proc/maps line, or a
+ * cooked "start-end: path" line.  Only executable mappings with a path enter
+ * the model; other lines are ignored, as the format asks.
+ */
+static void parse_map_line(struct profile *p, const char *name, const char *line,
+			   const char *end, struct strbuf *build, struct strbuf *path,
+			   unsigned lineno)
+{
+	const char *s = skip_space(line, end), *perm, *f;
+	uint64_t start, limit, offset = 0;
+
+	if (end - s >= 6 && !memcmp(s, "build=", 6)) {
+		sb_reset(build);
+		sb_add(build, s + 6, (size_t)(end - s - 6));
+		return;
+	}
+	if (parse_hex(&s, end, &start) < 0 || s >= end || *s != '-') {
+		return;
+	}
+	s++;
+	if (parse_hex(&s, end, &limit) < 0 || s >= end)
+		goto bad;
+	if (*s == ':') {
+		/* Cooked: "start-end: path". */
+		f = skip_space(s + 1, end);
+	} else {
+		s = skip_space(s, end);
+		perm = s;
+		s = skip_field(s, end);
+		if (s - perm != 4)
+			goto bad;
+		if (perm[2] != 'x')
+			return;
+		s = skip_space(s, end);
+		if (parse_hex(&s, end, &offset) < 0)
+			goto bad;
+		s = skip_field(skip_space(s, end), end);   /* device */
+		s = skip_field(skip_space(s, end), end);   /* inode */
+		f = skip_space(s, end);
+	}
+	while (end > f && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	if (f >= end)
+		return;
+	if (limit <= start)
+		goto bad;
+	expand_build(path, f, (size_t)(end - f), sb_str(build));
+	profile_add_mapping(p, start, limit, offset, sb_str(path), "");
+	return;
+bad:
+	warnf("%s: ignoring malformed mapping line %u", name, lineno);
+}
+
+void maps_parse(struct profile *p, const char *name, const char *text, size_t len)
+{
+	struct strbuf build = STRBUF_INIT, path = STRBUF_INIT;
+	const char *s = text, *end = text + len;
+	unsigned lineno = 0;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *le = nl ? nl : end;
+
+		lineno++;
+		parse_map_line(p, name, s, le, &build, &path, lineno);
+		s = nl ? nl + 1 : end;
+	}
+	sb_release(&build);
+	sb_release(&path);
+}
+
