@@ -2,19 +2,19 @@
 #ifndef PPROF_INTERACTIVE_H
 #define PPROF_INTERACTIVE_H
 
+#include "options.h"
 #include "profile.h"
-#include "report.h"
 
 /*
  * Reads commands from standard input until quit or end of input and runs
- * each on p, which stays as it is (read and symbolized once).  base holds
+ * each on p, which stays as it is (read and symbolized once).  o holds
  * the command line's settings, which the session's settings start from.
  * With a terminal, input is edited with libedit, with history kept in
  * $XDG_DATA_HOME/pprof/history (~/.local/share/pprof/history) and tab
  * completion of commands and function names; otherwise lines are read
- * plainly and no prompt is printed.  With verbose, each command's time
+ * plainly and no prompt is printed.  With o->verbose, each command's time
  * goes to standard error.  Returns the exit status.
  */
-int interactive_run(const struct profile *p, const struct report_options *base, int verbose);
+int interactive_run(const struct profile *p, const struct options *o);
 
 #endif

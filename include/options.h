@@ -1,32 +1,27 @@
-/* options.h - the command line: one options struct filled from a descriptor table. */
+/* options.h - every setting in one table: command-line flags, prompt settings, defaults and help. */
 #ifndef PPROF_OPTIONS_H
 #define PPROF_OPTIONS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "err.h"
 #include "report.h"
 
+/*
+ * The values of every setting.  What reports read lives in report, so the
+ * command line and the prompt hand &report to them as it is.
+ */
 struct options {
+	struct report_options report;
 	/* The output format (report_formats), NULL for the default. */
 	const struct report_format *format;
 	const char *format_arg;  /* --list=RE and the like */
-	enum granularity granularity;
-	int granularity_set;
-	int cum;
-	const char *focus, *ignore;
-	int nodecount;
-	double nodefraction, edgefraction;
-	int maxdegree;
+	int granularity_set;     /* a granularity flag was given */
 	const char *base;
 	int drop_negative;
 	const char *lib_prefix;
-	int show_addresses;
-	const char *source_path, *trim_path;
-	int intel_syntax;
 	const char *sample_index; /* which sample value to report: a type name or a number */
-	int no_strip_temp;
-	int no_auto_signal_frm;
 	int verbose;
 	int interactive;
 	const char *output;
@@ -37,13 +32,62 @@ struct options {
 	int nargs;
 };
 
+enum option_kind {
+	OPT_BOOL,      /* int: --NAME sets 1, --noNAME 0; NAME=true|false at the prompt */
+	OPT_INT,       /* int, 0 or more */
+	OPT_DOUBLE,    /* double, 0 or more */
+	OPT_STRING,    /* const char * (NULL when unset) */
+	OPT_REGEX,     /* a string that must compile as a regex (empty: unset) */
+	OPT_CHOICE,    /* int: the index of the value in choices */
+	OPT_PICK,      /* a flag that sets an OPT_CHOICE's int to value (--lines) */
+};
+
+enum option_flags {
+	OPT_SETTING = 1 << 0,    /* also a setting at the prompt: NAME=VALUE, listed by "options" */
+	OPT_PROMPT_WORD = 1 << 1, /* OPT_PICK: its name alone is a prompt command ("lines") */
+};
+
+/* One row of the table: everything there is to know about a setting. */
+struct option {
+	const char *name;        /* --NAME, -NAME, NAME=VALUE */
+	enum option_kind kind;
+	size_t offset;           /* of its value in struct options */
+	const char *const *choices; /* OPT_CHOICE: names, NULL-terminated */
+	int value;               /* OPT_PICK: the choice it sets */
+	const char *arg;         /* the value's name in help ("REGEX") */
+	const char *def;         /* the default as it would be typed, or NULL */
+	unsigned flags;
+	const char *help;
+};
+
+extern const struct option option_table[];
+extern const size_t noption_table;
+
+/* Sets every option to its default (the table's def). */
+void options_init(struct options *o);
+
+/*
+ * The option called name (len bytes): an exact name first, then a unique
+ * prefix of an option or output format name.  Returns the row, or NULL
+ * with *fmt set for an output format; -1 with e set when none or several
+ * match.  *negated is set for --noBOOL and --no-BOOL.
+ */
+int options_lookup(const char *name, size_t len, const struct option **opt,
+		   const struct report_format **fmt, int *negated, struct err *e);
+
+/* Parses and checks value for the row, storing it in o.  -1 with e set when it is bad. */
+int options_set(struct options *o, const struct option *opt, const char *value, struct err *e);
+
+/* Writes the row's current value in o as it would be typed. */
+void options_format(const struct options *o, const struct option *opt, char *buf, size_t n);
+
 /*
  * Parses argv into o (defaults first).  Accepts --opt=value, --opt value,
  * single-dash -opt, unique prefixes, and --noBOOL.  Returns -1 with e set
- * on a usage error.
+ * on a usage error.  o->args is the caller's to free.
  */
 int options_parse(struct options *o, int argc, char **argv, struct err *e);
-/* The --help text, listing every option. */
+/* The --help text, listing every option and output format. */
 void options_usage(FILE *out);
 
 #endif

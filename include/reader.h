@@ -1,4 +1,4 @@
-/* reader.h - profile readers: format sniffing and loading into the model. */
+/* reader.h - the table of profile readers: sniffing, reading, and each format's hooks. */
 #ifndef PPROF_READER_H
 #define PPROF_READER_H
 
@@ -6,49 +6,48 @@
 
 #include "err.h"
 #include "profile.h"
+#include "report.h"
+#include "symbolize.h"
 
 /*
- * A reader claims a file by content (sniff returns 1); once claimed, its
- * parse errors are final.  read fills an empty profile; on error it returns
- * -1 with e naming the file (and the byte offset where that helps).
+ * A reader is one row of the table in reader.c, defined in its own file
+ * in src/readers/.  It claims a file by content (sniff returns 1); once
+ * claimed, its parse errors are final.  read fills an empty profile; on
+ * error it returns -1 with e naming the file (and the byte offset where
+ * that helps).  Everything else the driver and the reports must know of a
+ * format comes from the optional hooks below; NULL means the generic
+ * behaviour.  Readers never open object files: fitting and symbolizing go
+ * through symbolize.h.
  */
 struct reader {
 	const char *name;   /* "gperftools CPU profile" */
 	int (*sniff)(const unsigned char *buf, size_t len);
 	int (*read)(const char *path, const unsigned char *buf, size_t len,
 		    struct profile *p, struct err *e);
+	/*
+	 * Fits the profile to its program before symbolization and returns
+	 * the program to symbolize with (program, which may be NULL, or a
+	 * string of p).  Default: program as given.
+	 */
+	const char *(*fit)(struct profile *p, const char *program);
+	/* Names every location.  Default: symbolize_profile. */
+	int (*symbolize)(struct profile *p, const struct symbolize_options *o, struct err *e);
+	/* gperftools pprof's uninteresting frames for this kind.  Default: none. */
+	const struct frame_rules *frames;
+	/* How reports print values.  Default: report_default_style. */
+	value_style_fn *style;
 };
-
-extern const struct reader reader_gperf;
-extern const struct reader reader_gmon;
-
-/*
- * Whether p holds gprof data read by reader_gmon (src/readers/gmon.c): its
- * sample types are {DIMENSION, "nanoseconds"} (histogram time, period
- * 1/rate), {"calls", "count"} (arcs: two-frame samples callee, caller)
- * and {"executions", "count"} (basic-block counts).
- */
-int reader_is_gmon(const struct profile *p);
-
-extern const struct reader reader_dcpi;
-
-/*
- * For a profile read from a DCPI file (src/readers/dcpi.c): the object that
- * holds its image, program when given, else the header's path when that
- * file exists.  Warns when that object has no executable code covering
- * tstart..tstart+tsize, and sets the image mapping's file offset from it so
- * that addresses are looked up as they are.  Returns that object (program,
- * or a string of p), or NULL; other profiles are left alone and get program.
- */
-const char *dcpi_fit_program(struct profile *p, const char *program);
 
 /* Whether some reader claims the file by its content (no full parse). */
 int reader_claims(const char *path);
 
-/* Reads path with the first reader that claims it; *out is caller-freed. */
-int reader_load(const char *path, struct profile **out, struct err *e);
+/*
+ * Reads path with the first reader that claims it; *out is caller-freed,
+ * and *rd (when rd is not NULL) is the reader that read it.
+ */
+int reader_load(const char *path, struct profile **out, const struct reader **rd, struct err *e);
 /* The same on a buffer already in memory (path names it in messages). */
 int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
-		       struct profile **out, struct err *e);
+		       struct profile **out, const struct reader **rd, struct err *e);
 
 #endif

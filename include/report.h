@@ -20,6 +20,32 @@ enum granularity {
 	GRAN_PCS,
 };
 
+/*
+ * How gperftools pprof's RemoveUninterestingFrames treats a kind of
+ * profile (the reader row of the profile's format gives it): frames whose
+ * short name is one of names or matches regex are taken out of every
+ * stack.  With signal_frames (CPU profiles), names apply only without
+ * --no-auto-signal-frm, and a second frame that every stack shares is
+ * removed (pprof-behavior: the second-frame rule).
+ */
+struct frame_rules {
+	const char *const *names;  /* NULL-terminated, or NULL */
+	const char *regex;         /* matched unanchored, or NULL */
+	int signal_frames;
+};
+
+/* How a report prints its values: value / divisor with decimals digits, then unit. */
+struct value_style {
+	const char *unit;          /* "samples", "s", "MB", "calls" */
+	double divisor;
+	int decimals;              /* 0: integers */
+};
+
+struct report_options;
+/* Chooses the value style of a report on sample value si of p. */
+typedef void value_style_fn(const struct profile *p, int si, const struct report_options *o,
+			    struct value_style *vs);
+
 struct report_options {
 	enum granularity granularity;
 	int cum;                 /* --cum: sort by cumulative */
@@ -41,7 +67,22 @@ struct report_options {
 	int nodecount;           /* graph trimming: --nodecount, ... */
 	double nodefraction, edgefraction;
 	int maxdegree;
+	/*
+	 * When set and non-zero (the prompt's SIGINT handler sets it), a
+	 * long report_build stops and fails with "interrupted".
+	 */
+	volatile sig_atomic_t *interrupt;
+	/* From the reader row of the profile's format; NULL for the defaults. */
+	const struct frame_rules *frames; /* none removed */
+	value_style_fn *style;   /* report_default_style */
 };
+
+/*
+ * The style values get when the format says nothing: nanoseconds as
+ * seconds with two decimals; a count other than the first sample type by
+ * its type's name ("calls"); anything else as gperftools' integer samples.
+ */
+value_style_fn report_default_style;
 
 /* One row of a report: a key at the chosen granularity. */
 struct entry {
@@ -83,16 +124,9 @@ struct report {
 	size_t nentry, cap_entry;
 	struct rstack *stack;
 	size_t nstack, cap_stack;
-	const char *unit;       /* "samples"; "s" for nanoseconds; a count's type ("calls") */
-	int64_t divisor;        /* values print as value / divisor ("%.2f") when above 1 */
+	struct value_style style; /* how values print (report_value) */
 	struct entry_index *index;
 };
-
-/*
- * Set by a SIGINT handler (the prompt's) to stop a long report_build,
- * which then fails with "interrupted"; the caller clears it.
- */
-extern volatile sig_atomic_t report_interrupt;
 
 /* Runs pprof's pipeline on a symbolized profile; p is not modified. */
 int report_build(const struct profile *p, const struct report_options *o, struct report *r,
@@ -109,7 +143,7 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 void report_text_rows(FILE *out, const struct report *r, const struct report_options *o,
 		      int limit);
 
-/* A value as reports print it: "%lld", or "%.2f" of value / divisor. */
+/* A value as reports print it, in the report's style. */
 void report_value(const struct report *r, int64_t v, char *buf, size_t n);
 
 /* Entries sorted as the text report lists them; caller frees the array. */

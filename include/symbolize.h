@@ -31,8 +31,8 @@ struct symbolize_options {
 int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e);
 
 /*
- * symbolize_profile for gprof data (reader_is_gmon; other profiles, and
- * gmon data without a program, go to symbolize_profile as they are), in
+ * symbolize_profile for gprof data (the gmon.out reader's symbolizer; gmon
+ * data without a program goes to symbolize_profile as it is), in
  * src/symbolize/gprof.c.  First the load address: glibc records link-time
  * addresses (even for PIE), older ones runtime addresses; when the
  * histogram ranges and arcs do not fit the program's image as they are
@@ -49,6 +49,16 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
  * symbols gprof excludes (mcount and the like) their time.
  */
 int symbolize_gprof(struct profile *p, const struct symbolize_options *o, struct err *e);
+
+/*
+ * Where the link-time address range [start, limit) of the object file at
+ * path lies: sets *offset to the file offset of start and returns
+ * IMAGE_PLACED when a loaded segment holds start, plus IMAGE_EXECUTABLE
+ * when an executable segment covers the whole range; -1 when the file
+ * cannot be read as ELF.
+ */
+enum { IMAGE_PLACED = 1 << 0, IMAGE_EXECUTABLE = 1 << 1 };
+int symbolize_image_range(const char *path, uint64_t start, uint64_t limit, uint64_t *offset);
 
 /*
  * Checks that path is a readable ELF file: returns -1 with "cannot open

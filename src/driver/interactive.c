@@ -11,85 +11,28 @@
 
 #include <editline/readline.h>
 
-#include "regex.h"
 #include "interactive.h"
 #include "names.h"
 #include "output.h"
+#include "regex.h"
 #include "strbuf.h"
 #include "util.h"
 
 /* The session: settings that persist from command to command. */
 struct session {
 	const struct profile *p;
-	struct report_options set;     /* focus, ignore, granularity, cum, trims */
-	struct strbuf focus, ignore;   /* storage for set.focus / set.ignore */
-	int tty, verbose;
+	struct options set;            /* the command line's, then the prompt's */
+	struct arena values;           /* storage for string settings */
+	int tty;
 	unsigned next_file;
 	/*
-	 * The last text report and what it was built from: asking again with
-	 * the same focus, ignore and granularity only sorts and prints it.
+	 * The last text report and the settings it was built with: asking
+	 * again with the same ones only sorts and prints it.
 	 */
 	struct report last;
+	struct report_options last_ro;
 	int have_last;
-	enum granularity last_gran;
-	struct strbuf last_focus, last_ignore;
 };
-
-static int same_str(const struct strbuf *sb, const char *s)
-{
-	return !strcmp(sb->buf ? sb->buf : "", s ? s : "");
-}
-
-/* The report for ro, built or reused; valid until the next call. */
-static const struct report *text_report(struct session *s, const struct report_options *ro,
-					struct err *e)
-{
-	if (s->have_last && s->last_gran == ro->granularity && same_str(&s->last_focus, ro->focus) &&
-	    same_str(&s->last_ignore, ro->ignore))
-		return &s->last;
-	if (s->have_last)
-		report_release(&s->last);
-	s->have_last = 0;
-	if (report_build(s->p, ro, &s->last, e) < 0)
-		return NULL;
-	s->have_last = 1;
-	s->last_gran = ro->granularity;
-	sb_reset(&s->last_focus);
-	sb_adds(&s->last_focus, ro->focus ? ro->focus : "");
-	sb_reset(&s->last_ignore);
-	sb_adds(&s->last_ignore, ro->ignore ? ro->ignore : "");
-	return &s->last;
-}
-
-static const struct {
-	const char *name, *args, *help;
-} commands[] = {
-	{ "top", "[N] [--cum] [--lines] [-IGNORE]...",
-	  "Show the top N (10) entries by flat count, or by cumulative with --cum;\n"
-	  "      each -IGNORE drops stacks with an entry matching IGNORE.  topN and\n"
-	  "      text[N] are the same" },
-	{ "list", "REGEX [-IGNORE]...", "Show annotated source of routines matching REGEX" },
-	{ "disasm", "REGEX [-IGNORE]...", "Show annotated disassembly of routines matching REGEX" },
-	{ "gv", "[FOCUS] [-IGNORE]...", "Show the call graph in gv" },
-	{ "evince", "[FOCUS] [-IGNORE]...", "Show the call graph in evince" },
-	{ "web", "[FOCUS] [-IGNORE]...", "Show the call graph in a web browser" },
-	{ "dot", "[FOCUS] [-IGNORE]... [>FILE]",
-	  "Write the call graph to FILE (pprof.N.dot); also pdf, ps, svg, png, gif" },
-	{ "focus", "=REGEX", "Set the session's focus (empty to clear)" },
-	{ "ignore", "=REGEX", "Set the session's ignore (empty to clear)" },
-	{ "granularity", "=functions|lines|addresses|files",
-	  "Set the granularity (also: functions, lines, addresses, files)" },
-	{ "cum", "=true|false", "Sort by cumulative counts for the rest of the session" },
-	{ "nodecount", "=N", "Set graph node count (80)" },
-	{ "nodefraction", "=F", "Set graph node fraction (0.005)" },
-	{ "edgefraction", "=F", "Set graph edge fraction (0.001)" },
-	{ "maxdegree", "=N", "Set graph edges per node (8)" },
-	{ "options", "", "Show the session's settings (also: o)" },
-	{ "help", "[COMMAND]", "Show this help, or one command's" },
-	{ "quit", "", "Leave pprof (also: exit, q, end of input)" },
-};
-
-static const char *const granularities[] = { "functions", "lines", "addresses", "files" };
 
 static volatile sig_atomic_t interrupted;
 
@@ -98,7 +41,71 @@ static void on_sigint(int sig)
 {
 	(void)sig;
 	interrupted = 1;
-	report_interrupt = 1;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Whether reports built with a and b have the same entries. */
+static int same_report(const struct report_options *a, const struct report_options *b)
+{
+	return a->granularity == b->granularity && same_str(a->focus, b->focus) &&
+	       same_str(a->ignore, b->ignore) && a->show_addresses == b->show_addresses &&
+	       a->keep_templates == b->keep_templates && a->sample_index == b->sample_index &&
+	       a->no_auto_signal_frames == b->no_auto_signal_frames;
+}
+
+/* The report for ro, built or reused; valid until the next call. */
+static const struct report *text_report(struct session *s, const struct report_options *ro,
+					struct err *e)
+{
+	if (s->have_last && same_report(&s->last_ro, ro))
+		return &s->last;
+	if (s->have_last)
+		report_release(&s->last);
+	s->have_last = 0;
+	if (report_build(s->p, ro, &s->last, e) < 0)
+		return NULL;
+	s->have_last = 1;
+	/* Strings in last_ro must outlive the command: settings' live in s->values. */
+	s->last_ro = *ro;
+	s->last_ro.focus = ro->focus ? arena_strdup(&s->values, ro->focus) : NULL;
+	s->last_ro.ignore = ro->ignore ? arena_strdup(&s->values, ro->ignore) : NULL;
+	return &s->last;
+}
+
+/* Commands other than settings; output formats are commands too (report_formats). */
+static const struct {
+	const char *name, *args, *help;
+} commands[] = {
+	{ "top", "[N] [FOCUS]... [-IGNORE]... [--cum] [--lines]",
+	  "Show the top N (10) entries by flat count, or by cumulative with --cum;\n"
+	  "      FOCUS words keep only stacks matching one of them, each -IGNORE drops\n"
+	  "      stacks with an entry matching IGNORE.  topN and text[N] are the same" },
+	{ "list", "REGEX [-IGNORE]...", "Show annotated source of routines matching REGEX" },
+	{ "disasm", "REGEX [-IGNORE]...", "Show annotated disassembly of routines matching REGEX" },
+	{ "gv", "[FOCUS] [-IGNORE]...", "Show the call graph in gv" },
+	{ "evince", "[FOCUS] [-IGNORE]...", "Show the call graph in evince" },
+	{ "web", "[FOCUS] [-IGNORE]...", "Show the call graph in a web browser" },
+	{ "dot", "[FOCUS] [-IGNORE]... [>FILE]",
+	  "Write the call graph to FILE (pprof.N.dot); also pdf, ps, svg, png, gif" },
+	{ "options", "", "Show the session's settings (also: o)" },
+	{ "help", "[COMMAND]", "Show this help, or one command's" },
+	{ "quit", "", "Leave pprof (also: exit, q, end of input)" },
+};
+
+static void print_command(size_t i, const char *indent)
+{
+	printf("%s%s%s%s\n      %s\n", indent, commands[i].name, commands[i].args[0] ? " " : "",
+	       commands[i].args, commands[i].help);
+}
+
+static void print_setting(const struct option *opt, const char *indent)
+{
+	printf("%s%s=%s\n      %s%s%s%s\n", indent, opt->name, opt->arg ? opt->arg : "true|false",
+	       opt->help, opt->def ? " [" : "", opt->def ? opt->def : "", opt->def ? "]" : "");
 }
 
 static void help(const char *cmd)
@@ -107,33 +114,41 @@ static void help(const char *cmd)
 
 	if (cmd && *cmd) {
 		for (i = 0; i < ARRAY_SIZE(commands); i++)
-			if (!strcmp(commands[i].name, cmd)) {
-				printf("%s%s%s\n      %s\n", commands[i].name,
-				       commands[i].args[0] && commands[i].args[0] != '=' ? " " : "",
-				       commands[i].args, commands[i].help);
-				return;
-			}
+			if (!strcmp(commands[i].name, cmd))
+				return print_command(i, "");
+		for (i = 0; i < noption_table; i++)
+			if ((option_table[i].flags & OPT_SETTING) && !strcmp(option_table[i].name, cmd))
+				return print_setting(&option_table[i], "");
 		fprintf(stderr, "Unknown command '%s': try 'help'.\n", cmd);
 		return;
 	}
 	printf("Interactive pprof mode\n\nCommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		printf("  %s%s%s\n      %s\n", commands[i].name,
-		       commands[i].args[0] && commands[i].args[0] != '=' ? " " : "",
-		       commands[i].args, commands[i].help);
+		print_command(i, "  ");
+	printf("\nSettings (NAME=VALUE; empty to clear):\n");
+	for (i = 0; i < noption_table; i++)
+		if (option_table[i].flags & OPT_SETTING)
+			print_setting(&option_table[i], "  ");
+	printf("  ");
+	for (i = 0; i < noption_table; i++)
+		if (option_table[i].flags & OPT_PROMPT_WORD)
+			printf("%s ", option_table[i].name);
+	printf("\n      Set the granularity\n");
 	printf("\nSettings last for the session; each report starts from the loaded profile.\n");
 }
 
 static void show_options(const struct session *s)
 {
-	printf("focus        = %s\n", s->set.focus ? s->set.focus : "");
-	printf("ignore       = %s\n", s->set.ignore ? s->set.ignore : "");
-	printf("granularity  = %s\n", granularities[s->set.granularity]);
-	printf("cum          = %s\n", s->set.cum ? "true" : "false");
-	printf("nodecount    = %d\n", s->set.nodecount);
-	printf("nodefraction = %g\n", s->set.nodefraction);
-	printf("edgefraction = %g\n", s->set.edgefraction);
-	printf("maxdegree    = %d\n", s->set.maxdegree);
+	size_t i;
+
+	for (i = 0; i < noption_table; i++) {
+		char v[256];
+
+		if (!(option_table[i].flags & OPT_SETTING))
+			continue;
+		options_format(&s->set, &option_table[i], v, sizeof(v));
+		printf("%-14s = %s\n", option_table[i].name, v);
+	}
 }
 
 /* Splits on blanks; returns the count (at most max). */
@@ -197,14 +212,35 @@ static const char *either(const char *a, const char *b, struct strbuf *out)
 	return out->buf;
 }
 
-/* "Total: N samples", and how much focus and ignore kept, as pprof prints them. */
+/* Checks a command's regexes before any work; one error line when one is bad. */
+static int check_regexes(const char *focus, const char *ignore)
+{
+	const char *const re[] = { focus, ignore };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(re); i++) {
+		struct regex *r;
+		struct err e;
+
+		if (!re[i] || !*re[i])
+			continue;
+		if (!(r = regex_compile(re[i], i ? "ignore" : "focus", &e))) {
+			fprintf(stderr, "%s\n", e.msg);
+			return -1;
+		}
+		regex_free(r);
+	}
+	return 0;
+}
+
+/* "After focusing on 'RE': N samples of T (P%)", as pprof prints it. */
 static void print_totals(const struct report *r, int64_t v, const char *what, const char *re)
 {
 	char kept[48], total[48];
 
 	report_value(r, v, kept, sizeof(kept));
 	report_value(r, r->total, total, sizeof(total));
-	printf("After %s '%s': %s %s of %s (%0.1f%%)\n", what, re, kept, r->unit, total,
+	printf("After %s '%s': %s %s of %s (%0.1f%%)\n", what, re, kept, r->style.unit, total,
 	       r->total ? (double)v * 100.0 / (double)r->total : 0.0);
 }
 
@@ -225,7 +261,7 @@ static const struct report *print_header(struct session *s, const struct report_
 		return NULL;
 	}
 	report_value(r, r->total, t, sizeof(t));
-	printf("Total: %s %s\n", t, r->unit);
+	printf("Total: %s %s\n", t, r->style.unit);
 	if (focus && *focus)
 		print_totals(r, r->focus_total, "focusing on", focus);
 	if (ignore && *ignore)
@@ -233,66 +269,78 @@ static const struct report *print_header(struct session *s, const struct report_
 	return r;
 }
 
+/*
+ * top[N] [N] [FOCUS]... [-IGNORE]...: as Go pprof's top, a number is the
+ * row count and other words focus (gperftools pprof ignored them).
+ */
 static int cmd_top(struct session *s, long limit, char **argv, int argc)
 {
 	struct cmdargs a = { STRBUF_INIT, STRBUF_INIT, 0, 0, NULL };
-	struct report_options ro = s->set;
-	struct strbuf ig = STRBUF_INIT;
+	struct report_options ro = s->set.report;
+	struct strbuf ig = STRBUF_INIT, fo = STRBUF_INIT;
 	const struct report *r;
 
+	if (argc > 0 && limit < 0) {
+		char *end;
+		long n = strtol(argv[0], &end, 10);
+
+		if (!*end && n > 0) {
+			limit = n > 1000000000 ? 1000000000 : n;
+			argv++;
+			argc--;
+		}
+	}
 	parse_args(argv, argc, &a);
-	ro.cum = s->set.cum || a.cum;
+	ro.cum = ro.cum || a.cum;
 	if (a.lines)
 		ro.granularity = GRAN_LINES;
-	ro.ignore = either(s->set.ignore, a.ignore.buf, &ig);
+	ro.ignore = either(ro.ignore, a.ignore.buf, &ig);
+	ro.focus = either(ro.focus, a.focus.buf, &fo);
 	ro.quiet = 1;
-	/* pprof's top takes no focus: its other words are ignored. */
-	if ((r = print_header(s, &ro, NULL, a.ignore.buf)))
-		report_text_rows(stdout, r, &ro, (int)limit);
+	if (check_regexes(a.focus.buf, a.ignore.buf) == 0 &&
+	    (r = print_header(s, &ro, a.focus.buf, a.ignore.buf)))
+		report_text_rows(stdout, r, &ro, limit < 0 ? 10 : (int)limit);
 	sb_release(&ig);
+	sb_release(&fo);
 	release_args(&a);
 	return 0;
 }
 
 /* list, disasm and the graph formats: a report format run with the session's settings. */
-static int cmd_format(struct session *s, const char *name, char **argv, int argc)
+static int cmd_format(struct session *s, const struct report_format *fmt, char **argv, int argc)
 {
-	const struct report_format *fmt = report_find_format(name);
 	struct cmdargs a = { STRBUF_INIT, STRBUF_INIT, 0, 0, NULL };
-	struct report_options ro = s->set;
+	struct report_options ro = s->set.report;
 	struct strbuf ig = STRBUF_INIT, fo = STRBUF_INIT, path = STRBUF_INIT;
 	struct output out;
 	struct err e;
-	int routine = !strcmp(name, "list") || !strcmp(name, "disasm");
-	int viewer;
+	int routine = fmt->arg != NULL;
 
-	if (!fmt) {
-		fprintf(stderr, "%s: not available in this pprof\n", name);
-		return 0;
-	}
-	viewer = fmt->viewer;
 	parse_args(argv, argc, &a);
-	ro.cum = s->set.cum || a.cum;
-	ro.ignore = either(s->set.ignore, a.ignore.buf, &ig);
+	ro.cum = ro.cum || a.cum;
+	ro.ignore = either(ro.ignore, a.ignore.buf, &ig);
 	ro.quiet = 1;
 	if (routine) {
 		if (!a.focus.len) {
-			fprintf(stderr, "%s: needs a routine regex\n", name);
+			fprintf(stderr, "%s: needs a routine regex\n", fmt->name);
 			goto done;
 		}
 		ro.regex = a.focus.buf;
 	} else {
-		ro.focus = either(s->set.focus, a.focus.buf, &fo);
+		ro.focus = either(ro.focus, a.focus.buf, &fo);
 	}
+	if (check_regexes(routine ? NULL : a.focus.buf, a.ignore.buf) < 0 ||
+	    (routine && check_regexes(a.focus.buf, NULL) < 0))
+		goto done;
 	if (!print_header(s, &ro, routine ? NULL : a.focus.buf, a.ignore.buf))
 		goto done;
-	if (!routine && !viewer) {
+	if (!routine && !fmt->viewer) {
 		if (a.file)
 			sb_adds(&path, a.file);
 		else
-			sb_addf(&path, "pprof.%u.%s", ++s->next_file, name);
+			sb_addf(&path, "pprof.%u.%s", ++s->next_file, fmt->name);
 	}
-	if (output_open(&out, routine || viewer ? NULL : path.buf, &e) < 0) {
+	if (output_open(&out, path.len ? path.buf : NULL, &e) < 0) {
 		fprintf(stderr, "%s\n", e.msg);
 		goto done;
 	}
@@ -302,7 +350,7 @@ static int cmd_format(struct session *s, const char *name, char **argv, int argc
 		goto done;
 	}
 	fflush(stdout);
-	if (viewer)
+	if (fmt->viewer)
 		output_abort(&out);
 	else if (output_commit(&out, &e) < 0)
 		fprintf(stderr, "%s\n", e.msg);
@@ -316,170 +364,102 @@ done:
 	return 0;
 }
 
-static int parse_bool(const char *v, int *out)
-{
-	if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "yes") || !*v) {
-		*out = 1;
-		return 0;
-	}
-	if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "no")) {
-		*out = 0;
-		return 0;
-	}
-	return -1;
-}
-
-/* name=value settings; returns 1 when line was one. */
+/* NAME=VALUE for a setting of the option table; returns 1 when line was one. */
 static int setting(struct session *s, const char *line)
 {
-	const char *eq = strchr(line, '=');
-	char name[32];
-	const char *v;
+	const char *eq = strchr(line, '='), *v;
 	size_t n, i;
-	char *end;
+	struct err e;
 
 	if (!eq)
 		return 0;
 	n = (size_t)(eq - line);
 	while (n && isspace((unsigned char)line[n - 1]))
 		n--;
-	if (n == 0 || n >= sizeof(name))
+	/* Only the settings: "list operator=" is a command. */
+	for (i = 0; i < noption_table; i++)
+		if ((option_table[i].flags & OPT_SETTING) && strlen(option_table[i].name) == n &&
+		    !strncmp(option_table[i].name, line, n))
+			break;
+	if (i == noption_table)
 		return 0;
-	memcpy(name, line, n);
-	name[n] = 0;
-	/* Only the session's settings: "list operator=" is a command. */
-	{
-		static const char *const known[] = { "focus", "ignore", "granularity", "cum",
-						     "nodecount", "nodefraction", "edgefraction",
-						     "maxdegree" };
+	for (v = eq + 1; isspace((unsigned char)*v); v++)
+		;
+	v = arena_strdup(&s->values, v);
+	if (options_set(&s->set, &option_table[i], v, &e) < 0)
+		fprintf(stderr, "%s\n", e.msg);
+	return 1;
+}
 
-		for (i = 0; i < ARRAY_SIZE(known) && strcmp(name, known[i]); i++)
-			;
-		if (i == ARRAY_SIZE(known))
-			return 0;
-	}
-	v = eq + 1;
-	while (isspace((unsigned char)*v))
-		v++;
-	if (!strcmp(name, "focus") || !strcmp(name, "ignore")) {
-		struct strbuf *sb = name[0] == 'f' ? &s->focus : &s->ignore;
-		struct regex *re = NULL;
-		struct err e;
+/* A granularity word alone ("lines"); returns 1 when word was one. */
+static int prompt_word(struct session *s, const char *word)
+{
+	struct err e;
+	size_t i;
 
-		if (*v && !(re = regex_compile(v, name, &e))) {
-			fprintf(stderr, "%s\n", e.msg);
+	for (i = 0; i < noption_table; i++)
+		if ((option_table[i].flags & OPT_PROMPT_WORD) && !strcmp(option_table[i].name, word)) {
+			options_set(&s->set, &option_table[i], "", &e);
 			return 1;
 		}
-		if (*v)
-			regex_free(re);
-		sb_reset(sb);
-		sb_adds(sb, v);
-		if (name[0] == 'f')
-			s->set.focus = *v ? s->focus.buf : NULL;
-		else
-			s->set.ignore = *v ? s->ignore.buf : NULL;
-		return 1;
-	}
-	if (!strcmp(name, "granularity")) {
-		for (i = 0; i < ARRAY_SIZE(granularities); i++)
-			if (!strcmp(v, granularities[i])) {
-				s->set.granularity = (enum granularity)i;
-				return 1;
-			}
-		fprintf(stderr, "granularity: want functions, lines, addresses or files, not '%s'\n", v);
-		return 1;
-	}
-	if (!strcmp(name, "cum")) {
-		if (parse_bool(v, &s->set.cum) < 0)
-			fprintf(stderr, "cum: want true or false, not '%s'\n", v);
-		return 1;
-	}
-	if (!strcmp(name, "nodecount") || !strcmp(name, "maxdegree")) {
-		long x;
-
-		errno = 0;
-		x = strtol(v, &end, 10);
-		if (errno || end == v || *end || x < 0 || x > 1000000000)
-			fprintf(stderr, "%s: want a non-negative integer, not '%s'\n", name, v);
-		else if (name[0] == 'n')
-			s->set.nodecount = (int)x;
-		else
-			s->set.maxdegree = (int)x;
-		return 1;
-	}
-	if (!strcmp(name, "nodefraction") || !strcmp(name, "edgefraction")) {
-		double x;
-
-		errno = 0;
-		x = strtod(v, &end);
-		if (errno || end == v || *end || !(x >= 0))
-			fprintf(stderr, "%s: want a non-negative number, not '%s'\n", name, v);
-		else if (name[0] == 'n')
-			s->set.nodefraction = x;
-		else
-			s->set.edgefraction = x;
-		return 1;
-	}
 	return 0;
+}
+
+/* The row count of "topN"/"textN": N, -1 for none, 0 when the word is not one. */
+static long top_limit(const char *word)
+{
+	const char *num;
+	char *end;
+	long n;
+
+	if (!strncmp(word, "top", 3))
+		num = word + 3;
+	else if (!strncmp(word, "text", 4))
+		num = word + 4;
+	else
+		return 0;
+	if (!*num)
+		return -1;
+	errno = 0;
+	n = strtol(num, &end, 10);
+	if (*end || n <= 0 || errno)
+		return 0;
+	return n > 1000000000 ? 1000000000 : n;
 }
 
 /* Runs one line; returns 0 to quit. */
 static int run_line(struct session *s, char *line)
 {
+	const struct report_format *fmt;
 	char *argv[64];
 	int argc;
-	size_t i;
+	long limit;
 
 	while (isspace((unsigned char)*line))
 		line++;
-	if (!*line)
-		return 1;
-	if (setting(s, line))
+	if (!*line || setting(s, line))
 		return 1;
 	argc = split(line, argv, (int)ARRAY_SIZE(argv));
 	if (!argc)
 		return 1;
 	if (!strcmp(argv[0], "quit") || !strcmp(argv[0], "exit") || !strcmp(argv[0], "q"))
 		return 0;
-	if (!strcmp(argv[0], "help")) {
+	if (!strcmp(argv[0], "help"))
 		help(argc > 1 ? argv[1] : NULL);
-		return 1;
-	}
-	if (!strcmp(argv[0], "options") || !strcmp(argv[0], "o")) {
+	else if (!strcmp(argv[0], "options") || !strcmp(argv[0], "o"))
 		show_options(s);
-		return 1;
-	}
-	for (i = 0; i < ARRAY_SIZE(granularities); i++)
-		if (!strcmp(argv[0], granularities[i])) {
-			s->set.granularity = (enum granularity)i;
-			return 1;
-		}
-	if (!strncmp(argv[0], "top", 3) || !strncmp(argv[0], "text", 4)) {
-		const char *num = argv[0] + (argv[0][1] == 'o' ? 3 : 4);
-		char *end;
-		long limit = 10;
-
-		if (*num) {
-			errno = 0;
-			limit = strtol(num, &end, 10);
-			if (*end || limit <= 0 || errno)
-				limit = -1;
-			if (limit > 1000000000)
-				limit = 1000000000;
-			if (limit <= 0) {
-				fprintf(stderr, "Unknown command: try 'help'.\n");
-				return 1;
-			}
-		}
-		return cmd_top(s, limit, argv + 1, argc - 1), 1;
-	}
-	if (!strcmp(argv[0], "list") || !strcmp(argv[0], "disasm") || report_find_format(argv[0]))
-		return cmd_format(s, argv[0], argv + 1, argc - 1), 1;
-	fprintf(stderr, "Unknown command: try 'help'.\n");
+	else if (prompt_word(s, argv[0]))
+		;
+	else if ((limit = top_limit(argv[0])) != 0)
+		cmd_top(s, limit, argv + 1, argc - 1);
+	else if ((fmt = report_find_format(argv[0])) && strcmp(fmt->name, "text"))
+		cmd_format(s, fmt, argv + 1, argc - 1);
+	else
+		fprintf(stderr, "Unknown command: try 'help'.\n");
 	return 1;
 }
 
-/* Completion: command names, then the profile's short function names. */
+/* Completion: command and setting names, then the profile's short function names. */
 static const char **complete_names;   /* unique, sorted */
 static size_t ncomplete_names;
 
@@ -491,9 +471,14 @@ static int cmp_str(const void *a, const void *b)
 static void complete_init(const struct profile *p)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, n = 0;
+	size_t i, n = 0, extra = ARRAY_SIZE(commands) + noption_table;
 
-	complete_names = xcalloc(p->nfunction + 1, sizeof(*complete_names));
+	complete_names = xcalloc(p->nfunction + extra + 1, sizeof(*complete_names));
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		complete_names[n++] = xstrdup(commands[i].name);
+	for (i = 0; i < noption_table; i++)
+		if (option_table[i].flags & (OPT_SETTING | OPT_PROMPT_WORD))
+			complete_names[n++] = xstrdup(option_table[i].name);
 	for (i = 0; i < p->nfunction; i++) {
 		short_function_name(p->function[i]->name, 0, &sb);
 		if (sb.len)
@@ -524,14 +509,11 @@ static void complete_release(void)
 
 static char *complete_word(const char *text, int state)
 {
-	static size_t i, j;
+	static size_t j;
 	size_t n = strlen(text);
 
 	if (!state)
-		i = j = 0;
-	for (; i < ARRAY_SIZE(commands); i++)
-		if (!strncmp(commands[i].name, text, n))
-			return xstrdup(commands[i++].name);
+		j = 0;
 	for (; j < ncomplete_names; j++)
 		if (!strncmp(complete_names[j], text, n))
 			return xstrdup(complete_names[j++]);
@@ -546,6 +528,25 @@ static char **complete(const char *text, int start, int end)
 	return rl_completion_matches(text, complete_word);
 }
 
+/* mkdir -p: every missing directory of path (mode 0700). */
+static int make_dirs(char *path)
+{
+	char *s;
+
+	for (s = path + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+			*s = '/';
+			return -1;
+		}
+		*s = '/';
+	}
+	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* $XDG_DATA_HOME/pprof/history, else ~/.local/share/pprof/history; its directory made. */
 static char *history_path(void)
 {
 	const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
@@ -557,16 +558,11 @@ static char *history_path(void)
 		sb_addf(&sb, "%s/.local/share/pprof", home);
 	else
 		return NULL;
-	/* Create the directory (and its parent) when missing. */
-	{
-		char *slash = strrchr(sb.buf, '/');
-
-		if (slash) {
-			*slash = 0;
-			mkdir(sb.buf, 0700);
-			*slash = '/';
-		}
-		mkdir(sb.buf, 0700);
+	if (make_dirs(sb.buf) < 0) {
+		fprintf(stderr, "pprof: cannot create '%s' for the prompt's history: %s\n", sb.buf,
+			strerror(errno));
+		sb_release(&sb);
+		return NULL;
 	}
 	sb_adds(&sb, "/history");
 	return sb.buf;
@@ -580,21 +576,57 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-int interactive_run(const struct profile *p, const struct report_options *base, int verbose)
+/* The next line, without its newline; NULL at the end of input. */
+static char *next_line(struct session *s)
 {
-	struct session s = { .p = p, .set = *base, .verbose = verbose };
-	struct sigaction sa;
-	char *hist = NULL;
+	for (;;) {
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
 
-	if (base->focus) {
-		sb_adds(&s.focus, base->focus);
-		s.set.focus = s.focus.buf;
+		interrupted = 0;
+		if (s->tty) {
+			if ((line = readline("(pprof) ")) && *line)
+				add_history(line);
+			if (!line && interrupted)
+				continue;
+			if (!line)
+				fputc('\n', stderr);
+			return line;
+		}
+		n = getline(&line, &cap, stdin);
+		if (n < 0 && errno == EINTR && !feof(stdin)) {
+			/* Ctrl-C while waiting for a line: keep reading. */
+			clearerr(stdin);
+			free(line);
+			continue;
+		}
+		if (n < 0) {
+			free(line);
+			return NULL;
+		}
+		if (n && line[n - 1] == '\n')
+			line[n - 1] = 0;
+		return line;
 	}
-	if (base->ignore) {
-		sb_adds(&s.ignore, base->ignore);
-		s.set.ignore = s.ignore.buf;
-	}
+}
+
+static void save_history(const char *hist)
+{
+	if (write_history(hist) != 0)
+		fprintf(stderr, "pprof: cannot write the prompt's history to '%s'\n", hist);
+	else
+		history_truncate_file(hist, 1000);
+}
+
+int interactive_run(const struct profile *p, const struct options *o)
+{
+	struct session s = { .p = p, .set = *o };
+	struct sigaction sa;
+	char *hist = NULL, *line;
+
 	s.tty = isatty(STDIN_FILENO);
+	s.set.report.interrupt = &interrupted;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
@@ -604,70 +636,32 @@ int interactive_run(const struct profile *p, const struct report_options *base, 
 		rl_readline_name = "pprof";
 		rl_attempted_completion_function = complete;
 		using_history();
-		hist = history_path();
-		if (hist)
+		if ((hist = history_path()))
 			read_history(hist);
 	}
-	for (;;) {
-		char *line = NULL;
-		size_t cap = 0;
+	while ((line = next_line(&s))) {
+		double t0 = now_ms();
+		char *shown = o->verbose ? xstrdup(line) : NULL;
 		int more;
 
-		interrupted = 0;
-		report_interrupt = 0;
-		if (s.tty) {
-			line = readline("(pprof) ");
-			if (!line) {
-				if (interrupted)
-					continue;
-				fputc('\n', stderr);
-				break;
-			}
-			if (*line)
-				add_history(line);
-		} else {
-			ssize_t n = getline(&line, &cap, stdin);
-
-			if (n < 0 && errno == EINTR && !feof(stdin)) {
-				/* Ctrl-C while waiting for a line: keep reading. */
-				clearerr(stdin);
-				free(line);
-				continue;
-			}
-			if (n < 0) {
-				free(line);
-				break;
-			}
-			if (n && line[n - 1] == '\n')
-				line[n - 1] = 0;
-		}
 		/* A Ctrl-C typed at the prompt must not stop the next report. */
-		report_interrupt = 0;
-		{
-			double t0 = now_ms();
-			char *shown = s.verbose ? xstrdup(line) : NULL;
-
-			more = run_line(&s, line);
-			fflush(stdout);
-			if (shown && more && *shown)
-				fprintf(stderr, "pprof: '%s' took %.1f ms\n", shown, now_ms() - t0);
-			free(shown);
-		}
+		interrupted = 0;
+		more = run_line(&s, line);
+		fflush(stdout);
+		if (shown && more && *shown)
+			fprintf(stderr, "pprof: '%s' took %.1f ms\n", shown, now_ms() - t0);
+		free(shown);
 		free(line);
 		if (!more)
 			break;
 	}
 	complete_release();
 	if (hist) {
-		write_history(hist);
-		history_truncate_file(hist, 1000);
+		save_history(hist);
 		free(hist);
 	}
 	if (s.have_last)
 		report_release(&s.last);
-	sb_release(&s.last_focus);
-	sb_release(&s.last_ignore);
-	sb_release(&s.focus);
-	sb_release(&s.ignore);
+	arena_release(&s.values);
 	return 0;
 }

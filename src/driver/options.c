@@ -1,74 +1,253 @@
-/* options.c - parsing the command line through one descriptor table. */
+/* options.c - the table of settings, and parsing the command line and prompt settings with it. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
+#include "regex.h"
 #include "util.h"
 
-enum kind {
-	K_BOOL,     /* int flag */
-	K_INT,
-	K_DOUBLE,
-	K_STRING,
-	K_GRAN,     /* sets granularity to value */
-	K_FORMAT,   /* an output format of report_formats */
-};
-
-struct desc {
-	const char *name;
-	enum kind kind;
-	size_t offset;
-	int value;
-	const char *arg;   /* argument name for --help, NULL for flags */
-	const char *help;
-};
-
 #define OFF(f) offsetof(struct options, f)
+#define ROFF(f) offsetof(struct options, report.f)
 
-static const struct desc table[] = {
-	{ "functions", K_GRAN, 0, GRAN_FUNCTIONS, NULL, "Report at function level (default)" },
-	{ "lines", K_GRAN, 0, GRAN_LINES, NULL, "Report at source line level" },
-	{ "addresses", K_GRAN, 0, GRAN_ADDRESSES, NULL, "Report at address level" },
-	{ "files", K_GRAN, 0, GRAN_FILES, NULL, "Report at source file level" },
-	{ "cum", K_BOOL, OFF(cum), 0, NULL, "Sort by cumulative data" },
-	{ "focus", K_STRING, OFF(focus), 0, "REGEX", "Focus on stacks with an entry matching REGEX" },
-	{ "ignore", K_STRING, OFF(ignore), 0, "REGEX", "Ignore stacks with an entry matching REGEX" },
-	{ "nodecount", K_INT, OFF(nodecount), 0, "N", "Show at most N nodes in graphs [80]" },
-	{ "nodefraction", K_DOUBLE, OFF(nodefraction), 0, "F",
-	  "Hide graph nodes below F of the total [0.005]" },
-	{ "edgefraction", K_DOUBLE, OFF(edgefraction), 0, "F",
-	  "Hide graph edges below F of the total [0.001]" },
-	{ "maxdegree", K_INT, OFF(maxdegree), 0, "N", "Keep at most N edges per graph node [8]" },
-	{ "base", K_STRING, OFF(base), 0, "FILE", "Subtract the profile FILE" },
-	{ "drop_negative", K_BOOL, OFF(drop_negative), 0, NULL,
+static const char *const granularities[] = { "functions", "lines", "addresses", "files", NULL };
+
+const struct option option_table[] = {
+	{ "granularity", OPT_CHOICE, ROFF(granularity), granularities, 0,
+	  "functions|lines|addresses|files", "functions", OPT_SETTING,
+	  "Level of the report's entries" },
+	{ "functions", OPT_PICK, ROFF(granularity), NULL, GRAN_FUNCTIONS, NULL, NULL,
+	  OPT_PROMPT_WORD, "Report at function level (default)" },
+	{ "lines", OPT_PICK, ROFF(granularity), NULL, GRAN_LINES, NULL, NULL, OPT_PROMPT_WORD,
+	  "Report at source line level" },
+	{ "addresses", OPT_PICK, ROFF(granularity), NULL, GRAN_ADDRESSES, NULL, NULL,
+	  OPT_PROMPT_WORD, "Report at address level" },
+	{ "files", OPT_PICK, ROFF(granularity), NULL, GRAN_FILES, NULL, NULL, OPT_PROMPT_WORD,
+	  "Report at source file level" },
+	{ "cum", OPT_BOOL, ROFF(cum), NULL, 0, NULL, "false", OPT_SETTING,
+	  "Sort by cumulative data" },
+	{ "focus", OPT_REGEX, ROFF(focus), NULL, 0, "REGEX", NULL, OPT_SETTING,
+	  "Focus on stacks with an entry matching REGEX" },
+	{ "ignore", OPT_REGEX, ROFF(ignore), NULL, 0, "REGEX", NULL, OPT_SETTING,
+	  "Ignore stacks with an entry matching REGEX" },
+	{ "nodecount", OPT_INT, ROFF(nodecount), NULL, 0, "N", "80", OPT_SETTING,
+	  "Show at most N nodes in graphs" },
+	{ "nodefraction", OPT_DOUBLE, ROFF(nodefraction), NULL, 0, "F", "0.005", OPT_SETTING,
+	  "Hide graph nodes below F of the total" },
+	{ "edgefraction", OPT_DOUBLE, ROFF(edgefraction), NULL, 0, "F", "0.001", OPT_SETTING,
+	  "Hide graph edges below F of the total" },
+	{ "maxdegree", OPT_INT, ROFF(maxdegree), NULL, 0, "N", "8", OPT_SETTING,
+	  "Keep at most N edges per graph node" },
+	{ "base", OPT_STRING, OFF(base), NULL, 0, "FILE", NULL, 0,
+	  "Subtract the profile FILE" },
+	{ "drop_negative", OPT_BOOL, OFF(drop_negative), NULL, 0, NULL, "false", 0,
 	  "With --base, drop entries that become negative" },
-	{ "lib_prefix", K_STRING, OFF(lib_prefix), 0, "DIRS",
+	{ "lib_prefix", OPT_STRING, OFF(lib_prefix), NULL, 0, "DIRS", NULL, 0,
 	  "Comma-separated directories to look for libraries under" },
-	{ "sample_index", K_STRING, OFF(sample_index), 0, "NAME",
+	{ "sample_index", OPT_STRING, OFF(sample_index), NULL, 0, "NAME", NULL, 0,
 	  "Report the sample value NAME or number N (gmon.out: calls, executions)" },
-	{ "source_path", K_STRING, OFF(source_path), 0, "DIRS",
+	{ "source_path", OPT_STRING, ROFF(source_path), NULL, 0, "DIRS", NULL, OPT_SETTING,
 	  "Colon-separated directories to find source files in (--list, --disasm)" },
-	{ "trim_path", K_STRING, OFF(trim_path), 0, "PREFIXES",
+	{ "trim_path", OPT_STRING, ROFF(trim_path), NULL, 0, "PREFIXES", NULL, OPT_SETTING,
 	  "Colon-separated prefixes to remove from source paths before searching" },
-	{ "intel_syntax", K_BOOL, OFF(intel_syntax), 0, NULL,
+	{ "intel_syntax", OPT_BOOL, ROFF(intel_syntax), NULL, 0, NULL, "false", OPT_SETTING,
 	  "Show x86 disassembly in Intel syntax instead of AT&T (--disasm)" },
-	{ "show_addresses", K_BOOL, OFF(show_addresses), 0, NULL,
+	{ "show_addresses", OPT_BOOL, ROFF(show_addresses), NULL, 0, NULL, "false", OPT_SETTING,
 	  "Append the address to --functions and --lines entries" },
-	{ "no_strip_temp", K_BOOL, OFF(no_strip_temp), 0, NULL,
+	{ "no_strip_temp", OPT_BOOL, ROFF(keep_templates), NULL, 0, NULL, "false", 0,
 	  "Keep template arguments in function names" },
-	{ "no-auto-signal-frm", K_BOOL, OFF(no_auto_signal_frm), 0, NULL,
+	{ "no-auto-signal-frm", OPT_BOOL, ROFF(no_auto_signal_frames), NULL, 0, NULL, "false", 0,
 	  "Keep profiler signal-handler frames; only warn about them" },
-	{ "interactive", K_BOOL, OFF(interactive), 0, NULL,
+	{ "interactive", OPT_BOOL, OFF(interactive), NULL, 0, NULL, "false", 0,
 	  "Run the (pprof) prompt (default when standard output is a terminal)" },
-	{ "verbose", K_BOOL, OFF(verbose), 0, NULL,
+	{ "verbose", OPT_BOOL, OFF(verbose), NULL, 0, NULL, "false", 0,
 	  "Describe the objects and mappings used for symbols on stderr" },
-	{ "output", K_STRING, OFF(output), 0, "FILE",
+	{ "output", OPT_STRING, OFF(output), NULL, 0, "FILE", NULL, 0,
 	  "Write the report to FILE (-o FILE), replacing it only when complete" },
-	{ "help", K_BOOL, OFF(help), 0, NULL, "Print this help and exit" },
-	{ "version", K_BOOL, OFF(version), 0, NULL, "Print the version and exit" },
+	{ "help", OPT_BOOL, OFF(help), NULL, 0, NULL, "false", 0, "Print this help and exit" },
+	{ "version", OPT_BOOL, OFF(version), NULL, 0, NULL, "false", 0,
+	  "Print the version and exit" },
 };
+
+const size_t noption_table = ARRAY_SIZE(option_table);
+
+static void *field(struct options *o, const struct option *opt)
+{
+	return (char *)o + opt->offset;
+}
+
+static const void *cfield(const struct options *o, const struct option *opt)
+{
+	return (const char *)o + opt->offset;
+}
+
+void options_init(struct options *o)
+{
+	struct err e;
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < noption_table; i++)
+		if (option_table[i].def && options_set(o, &option_table[i], option_table[i].def, &e) < 0)
+			BUG("a default in the option table does not parse");
+}
+
+static int parse_bool(const char *v, int *out)
+{
+	static const char *const yes[] = { "", "true", "1", "yes", "on" };
+	static const char *const no[] = { "false", "0", "no", "off" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		if (!strcmp(v, yes[i]))
+			return *out = 1, 0;
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		if (!strcmp(v, no[i]))
+			return *out = 0, 0;
+	return -1;
+}
+
+int options_set(struct options *o, const struct option *opt, const char *v, struct err *e)
+{
+	char *end;
+	size_t i;
+
+	switch (opt->kind) {
+	case OPT_BOOL:
+		if (parse_bool(v, field(o, opt)) < 0)
+			return err_set(e, "option '%s' wants true or false, not '%s'", opt->name, v);
+		return 0;
+	case OPT_INT: {
+		long x;
+
+		errno = 0;
+		x = strtol(v, &end, 10);
+		if (errno || end == v || *end || x < 0 || x > 1000000000)
+			return err_set(e, "option '%s' wants a non-negative integer, not '%s'",
+				       opt->name, v);
+		*(int *)field(o, opt) = (int)x;
+		return 0;
+	}
+	case OPT_DOUBLE: {
+		double x;
+
+		errno = 0;
+		x = strtod(v, &end);
+		if (errno || end == v || *end || !(x >= 0))
+			return err_set(e, "option '%s' wants a non-negative number, not '%s'",
+				       opt->name, v);
+		*(double *)field(o, opt) = x;
+		return 0;
+	}
+	case OPT_REGEX:
+		if (*v) {
+			struct regex *re;
+
+			if (!(re = regex_compile(v, opt->name, e)))
+				return -1;
+			regex_free(re);
+		}
+		*(const char **)field(o, opt) = *v ? v : NULL;
+		return 0;
+	case OPT_STRING:
+		*(const char **)field(o, opt) = v;
+		return 0;
+	case OPT_CHOICE:
+		for (i = 0; opt->choices[i]; i++)
+			if (!strcmp(v, opt->choices[i])) {
+				*(int *)field(o, opt) = (int)i;
+				return 0;
+			}
+		return err_set(e, "option '%s' wants one of %s, not '%s'", opt->name, opt->arg, v);
+	case OPT_PICK:
+		*(int *)field(o, opt) = opt->value;
+		return 0;
+	}
+	BUG("options_set: unknown kind");
+}
+
+void options_format(const struct options *o, const struct option *opt, char *buf, size_t n)
+{
+	const char *s;
+
+	switch (opt->kind) {
+	case OPT_BOOL:
+		snprintf(buf, n, "%s", *(const int *)cfield(o, opt) ? "true" : "false");
+		return;
+	case OPT_INT:
+		snprintf(buf, n, "%d", *(const int *)cfield(o, opt));
+		return;
+	case OPT_DOUBLE:
+		snprintf(buf, n, "%g", *(const double *)cfield(o, opt));
+		return;
+	case OPT_CHOICE:
+		snprintf(buf, n, "%s", opt->choices[*(const int *)cfield(o, opt)]);
+		return;
+	case OPT_PICK:
+		snprintf(buf, n, "%s", *(const int *)cfield(o, opt) == opt->value ? "true" : "false");
+		return;
+	case OPT_STRING:
+	case OPT_REGEX:
+		s = *(const char *const *)cfield(o, opt);
+		snprintf(buf, n, "%s", s ? s : "");
+		return;
+	}
+}
+
+static int same(const char *a, const char *b, size_t len)
+{
+	return strlen(a) == len && !strncmp(a, b, len);
+}
+
+int options_lookup(const char *name, size_t len, const struct option **opt,
+		   const struct report_format **fmt, int *negated, struct err *e)
+{
+	const struct option *hit = NULL;
+	const struct report_format *fhit = NULL;
+	size_t i;
+	int n = 0;
+
+	*opt = NULL;
+	*fmt = NULL;
+	*negated = 0;
+	/* Exact names win over prefixes: -show is never --show_addresses. */
+	for (i = 0; i < noption_table; i++)
+		if (same(option_table[i].name, name, len))
+			return *opt = &option_table[i], 0;
+	for (i = 0; report_formats[i]; i++)
+		if (same(report_formats[i]->name, name, len))
+			return *fmt = report_formats[i], 0;
+	/* --noflag / --no-flag negate booleans. */
+	if (len > 2 && !strncmp(name, "no", 2)) {
+		size_t skip = name[2] == '-' ? 3 : 2;
+
+		for (i = 0; i < noption_table; i++)
+			if (option_table[i].kind == OPT_BOOL &&
+			    same(option_table[i].name, name + skip, len - skip)) {
+				*negated = 1;
+				return *opt = &option_table[i], 0;
+			}
+	}
+	for (i = 0; i < noption_table; i++)
+		if (!strncmp(option_table[i].name, name, len)) {
+			hit = &option_table[i];
+			n++;
+		}
+	for (i = 0; report_formats[i]; i++)
+		if (!strncmp(report_formats[i]->name, name, len)) {
+			fhit = report_formats[i];
+			n++;
+		}
+	if (n == 1) {
+		*opt = hit;
+		*fmt = hit ? NULL : fhit;
+		return 0;
+	}
+	if (n > 1)
+		return err_set(e, "option '%.*s' is ambiguous", (int)len, name);
+	return err_set(e, "unknown option '%.*s'", (int)len, name);
+}
 
 void options_usage(FILE *out)
 {
@@ -76,10 +255,12 @@ void options_usage(FILE *out)
 
 	fputs("Usage: pprof [options] [PROGRAM] PROFILE...\n"
 	      "\n"
-	      "Reads gperftools CPU profiles, symbolizes them with PROGRAM and the\n"
-	      "shared libraries they name, and reports where the samples are.\n"
-	      "Several profiles are summed.  Options may be written --opt=value,\n"
-	      "--opt value, or -opt, and abbreviated to a unique prefix.\n"
+	      "Reads gperftools CPU profiles, gprof's gmon.out and DCPI profiles,\n"
+	      "symbolizes them with PROGRAM and the shared libraries they name, and\n"
+	      "reports where the samples are: as text, call graphs, annotated source\n"
+	      "and machine code, or at the (pprof) prompt.  Several profiles are\n"
+	      "summed.  Options may be written --opt=value, --opt value, or -opt, and\n"
+	      "abbreviated to a unique prefix.\n"
 	      "\n"
 	      "Output formats (one at most; text is the default):\n", out);
 	for (i = 0; report_formats[i]; i++) {
@@ -91,12 +272,15 @@ void options_usage(FILE *out)
 		fprintf(out, "  %-26s %s\n", lhs, report_formats[i]->help);
 	}
 	fputs("\nOptions:\n", out);
-	for (i = 0; i < ARRAY_SIZE(table); i++) {
+	for (i = 0; i < noption_table; i++) {
+		const struct option *opt = &option_table[i];
 		char lhs[64];
+		int show_def = opt->def && opt->kind != OPT_BOOL && opt->kind != OPT_CHOICE;
 
-		snprintf(lhs, sizeof(lhs), "--%s%s%s", table[i].name, table[i].arg ? "=" : "",
-			 table[i].arg ? table[i].arg : "");
-		fprintf(out, "  %-26s %s\n", lhs, table[i].help);
+		snprintf(lhs, sizeof(lhs), "--%s%s%s", opt->name, opt->arg ? "=" : "",
+			 opt->arg ? opt->arg : "");
+		fprintf(out, "  %-26s %s%s%s%s\n", lhs, opt->help, show_def ? " [" : "",
+			show_def ? opt->def : "", show_def ? "]" : "");
 	}
 	fputs("  -o FILE                    Same as --output=FILE\n"
 	      "\n"
@@ -109,107 +293,56 @@ void options_usage(FILE *out)
 	      "  pprof --disasm=getdir --source_path=src ./prog prog.prof\n", out);
 }
 
-static void defaults(struct options *o)
+/* The value of an option that takes one: after '=', else the next argument. */
+static const char *take_value(const char *name, const char *eq, int argc, char **argv, int *i,
+			      struct err *e)
 {
-	memset(o, 0, sizeof(*o));
-	o->granularity = GRAN_FUNCTIONS;
-	o->nodecount = 80;
-	o->nodefraction = 0.005;
-	o->edgefraction = 0.001;
-	o->maxdegree = 8;
-}
-
-/*
- * The descriptor for name (exact, else a unique prefix), or the output
- * format it names (*fmt); *negated for --noNAME.
- */
-static const struct desc *lookup(const char *name, size_t len, int *negated,
-				 const struct report_format **fmt, struct err *e)
-{
-	static const struct desc format_desc = { "format", K_FORMAT, 0, 0, NULL, NULL };
-	const struct desc *hit = NULL;
-	const struct report_format *fhit = NULL;
-	size_t i;
-	int n = 0;
-
-	*negated = 0;
-	*fmt = NULL;
-	for (i = 0; i < ARRAY_SIZE(table); i++)
-		if (strlen(table[i].name) == len && !strncmp(table[i].name, name, len))
-			return &table[i];
-	for (i = 0; report_formats[i]; i++)
-		if (strlen(report_formats[i]->name) == len &&
-		    !strncmp(report_formats[i]->name, name, len)) {
-			*fmt = report_formats[i];
-			return &format_desc;
-		}
-	for (i = 0; i < ARRAY_SIZE(table); i++)
-		if (!strncmp(table[i].name, name, len)) {
-			hit = &table[i];
-			n++;
-		}
-	for (i = 0; report_formats[i]; i++)
-		if (!strncmp(report_formats[i]->name, name, len)) {
-			fhit = report_formats[i];
-			n++;
-		}
-	if (n == 1 && fhit) {
-		*fmt = fhit;
-		return &format_desc;
-	}
-	if (n == 1)
-		return hit;
-	if (n > 1) {
-		err_set(e, "option '%.*s' is ambiguous", (int)len, name);
+	if (eq)
+		return eq + 1;
+	if (*i + 1 >= argc) {
+		err_set(e, "option '--%s' needs a value", name);
 		return NULL;
 	}
-	/* --noflag / --no-flag negate booleans. */
-	if (len > 2 && !strncmp(name, "no", 2)) {
-		size_t skip = name[2] == '-' ? 3 : 2;
-
-		for (i = 0; i < ARRAY_SIZE(table); i++)
-			if (table[i].kind == K_BOOL && strlen(table[i].name) == len - skip &&
-			    !strncmp(table[i].name, name + skip, len - skip)) {
-				*negated = 1;
-				return &table[i];
-			}
-	}
-	err_set(e, "unknown option '%.*s'", (int)len, name);
-	return NULL;
+	return argv[++*i];
 }
 
-static int set_value(struct options *o, const struct desc *d, const char *v, struct err *e)
+static int parse_format(struct options *o, const struct report_format *fmt, const char *eq,
+			int argc, char **argv, int *i, struct err *e)
 {
-	char *end;
+	if (o->format && o->format != fmt)
+		return err_set(e, "only specify one output mode");
+	o->format = fmt;
+	if (!fmt->arg)
+		return eq ? err_set(e, "option '--%s' takes no value", fmt->name) : 0;
+	return (o->format_arg = take_value(fmt->name, eq, argc, argv, i, e)) ? 0 : -1;
+}
 
-	switch (d->kind) {
-	case K_INT: {
-		long x;
+static int parse_option(struct options *o, const struct option *opt, int negated, const char *eq,
+			int argc, char **argv, int *i, struct err *e)
+{
+	const char *v;
 
-		errno = 0;
-		x = strtol(v, &end, 10);
-		if (errno || end == v || *end || x < 0 || x > 1000000000)
-			return err_set(e, "option '--%s' wants a non-negative integer, not '%s'",
-				       d->name, v);
-		*(int *)((char *)o + d->offset) = (int)x;
+	switch (opt->kind) {
+	case OPT_BOOL:
+		if (eq)
+			return err_set(e, "option '--%s' takes no value", opt->name);
+		*(int *)field(o, opt) = !negated;
 		return 0;
-	}
-	case K_DOUBLE: {
-		double x;
-
-		errno = 0;
-		x = strtod(v, &end);
-		if (errno || end == v || *end || !(x >= 0))
-			return err_set(e, "option '--%s' wants a non-negative number, not '%s'",
-				       d->name, v);
-		*(double *)((char *)o + d->offset) = x;
-		return 0;
-	}
-	case K_STRING:
-		*(const char **)((char *)o + d->offset) = v;
-		return 0;
+	case OPT_PICK:
+		if (eq)
+			return err_set(e, "option '--%s' takes no value", opt->name);
+		if (o->granularity_set && *(int *)field(o, opt) != opt->value)
+			return err_set(e, "only specify one of --functions, --lines, --addresses, --files");
+		o->granularity_set = 1;
+		return options_set(o, opt, "", e);
 	default:
-		BUG("set_value on a flag");
+		if (!(v = take_value(opt->name, eq, argc, argv, i, e)))
+			return -1;
+		if (options_set(o, opt, v, e) < 0)
+			return -1;
+		if (opt->kind == OPT_CHOICE && opt->offset == ROFF(granularity))
+			o->granularity_set = 1;
+		return 0;
 	}
 }
 
@@ -217,11 +350,11 @@ int options_parse(struct options *o, int argc, char **argv, struct err *e)
 {
 	int i, only_args = 0;
 
-	defaults(o);
+	options_init(o);
 	o->args = xcalloc((size_t)argc + 1, sizeof(*o->args));
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *name, *eq;
-		const struct desc *d;
+		const struct option *opt;
 		const struct report_format *fmt;
 		int negated;
 		size_t len;
@@ -237,49 +370,11 @@ int options_parse(struct options *o, int argc, char **argv, struct err *e)
 		name = a + (a[1] == '-' ? 2 : 1);
 		eq = strchr(name, '=');
 		len = eq ? (size_t)(eq - name) : strlen(name);
-		if (!(d = lookup(name, len, &negated, &fmt, e)))
+		if (options_lookup(name, len, &opt, &fmt, &negated, e) < 0)
 			return -1;
-		switch (d->kind) {
-		case K_BOOL:
-			if (eq)
-				return err_set(e, "option '--%s' takes no value", d->name);
-			*(int *)((char *)o + d->offset) = !negated;
-			break;
-		case K_FORMAT:
-			if (o->format && o->format != fmt)
-				return err_set(e, "only specify one output mode");
-			o->format = fmt;
-			if (!fmt->arg) {
-				if (eq)
-					return err_set(e, "option '--%s' takes no value", fmt->name);
-			} else if (eq) {
-				o->format_arg = eq + 1;
-			} else {
-				if (i + 1 >= argc)
-					return err_set(e, "option '--%s' needs a value", fmt->name);
-				o->format_arg = argv[++i];
-			}
-			break;
-		case K_GRAN:
-			if (eq)
-				return err_set(e, "option '--%s' takes no value", d->name);
-			if (o->granularity_set && o->granularity != (enum granularity)d->value)
-				return err_set(e, "only specify one of --functions, --lines, --addresses, --files");
-			o->granularity = (enum granularity)d->value;
-			o->granularity_set = 1;
-			break;
-		default:
-			if (eq) {
-				if (set_value(o, d, eq + 1, e) < 0)
-					return -1;
-			} else {
-				if (i + 1 >= argc)
-					return err_set(e, "option '--%s' needs a value", d->name);
-				if (set_value(o, d, argv[++i], e) < 0)
-					return -1;
-			}
-			break;
-		}
+		if (fmt ? parse_format(o, fmt, eq, argc, argv, &i, e) < 0
+			: parse_option(o, opt, negated, eq, argc, argv, &i, e) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -1,15 +1,14 @@
 /* pipeline.c - reading, merging and symbolizing profiles, then writing the report. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "regex.h"
 #include "interactive.h"
 #include "output.h"
 #include "pipeline.h"
 #include "reader.h"
+#include "regex.h"
 #include "strbuf.h"
 #include "symbolize.h"
 #include "util.h"
@@ -27,37 +26,44 @@ static int same_kind(const struct profile *a, const struct profile *b)
 	return 1;
 }
 
+/* Reads path and checks that it can be combined with p (read from first). */
+static struct profile *load_more(const char *path, const struct profile *p, const char *first,
+				 struct err *e)
+{
+	struct profile *q;
+
+	if (reader_load(path, &q, NULL, e) < 0)
+		return NULL;
+	if (!same_kind(q, p)) {
+		err_set(e, "%s: not the same kind of profile as %s", path, first);
+		profile_free(q);
+		return NULL;
+	}
+	return q;
+}
+
 /*
  * Reads the profiles, the last one first as gperftools pprof does (its
  * mapped-object list is the one used), adding the others and subtracting
- * the base.
+ * the base.  *rd is the reader of the last one, whose hooks apply.
  */
-static struct profile *load_profiles(const struct options *o, char **files, int n, struct err *e)
+static struct profile *load_profiles(const struct options *o, char **files, int n,
+				     const struct reader **rd, struct err *e)
 {
 	struct profile *p, *q;
 	int i;
 
-	if (reader_load(files[n - 1], &p, e) < 0)
+	if (reader_load(files[n - 1], &p, rd, e) < 0)
 		return NULL;
 	for (i = 0; i < n - 1; i++) {
-		if (reader_load(files[i], &q, e) < 0)
+		if (!(q = load_more(files[i], p, files[n - 1], e)))
 			goto fail;
-		if (!same_kind(q, p)) {
-			err_set(e, "%s: not the same kind of profile as %s", files[i], files[n - 1]);
-			profile_free(q);
-			goto fail;
-		}
 		profile_merge(p, q, 1);
 		profile_free(q);
 	}
 	if (o->base) {
-		if (reader_load(o->base, &q, e) < 0)
+		if (!(q = load_more(o->base, p, files[n - 1], e)))
 			goto fail;
-		if (!same_kind(q, p)) {
-			err_set(e, "%s: not the same kind of profile as %s", o->base, files[n - 1]);
-			profile_free(q);
-			goto fail;
-		}
 		profile_subtract(p, q, o->drop_negative);
 		profile_free(q);
 	}
@@ -89,18 +95,6 @@ static const char **split_prefixes(const char *s, size_t *n, char **buf)
 	return v;
 }
 
-static int check_regex(const char *re, const char *what, struct err *e)
-{
-	struct regex *r;
-
-	if (!re || !*re)
-		return 0;
-	if (!(r = regex_compile(re, what, e)))
-		return -1;
-	regex_free(r);
-	return 0;
-}
-
 /* --sample_index: a sample type's name, or its position counted from 0. */
 static int find_sample_index(const struct profile *p, const char *name, struct err *e)
 {
@@ -124,115 +118,114 @@ static int find_sample_index(const struct profile *p, const char *name, struct e
 	return -1;
 }
 
+/* Writes the report in the chosen format to stdout or -o. */
+static int write_report(const struct options *o, const struct profile *p,
+			const struct report_options *ro, struct err *e)
+{
+	const struct report_format *fmt = o->format ? o->format : &report_text_format;
+	struct output out;
+
+	if (fmt->viewer && o->output) {
+		fprintf(stderr, "pprof: --%s shows the report in a viewer; -o does not apply\n",
+			fmt->name);
+		return 2;
+	}
+	if (output_open(&out, o->output, e) < 0)
+		return 1;
+	if (fmt->write(out.fp, p, ro, e) < 0) {
+		output_abort(&out);
+		return 1;
+	}
+	/* A viewer has the report: there is nothing to write. */
+	if (fmt->viewer) {
+		output_abort(&out);
+		return 0;
+	}
+	return output_commit(&out, e) < 0 ? 1 : 0;
+}
+
+/*
+ * [PROGRAM] PROFILE...: the first argument is a program unless some reader
+ * claims it by its content (decided without reading it twice).  Returns
+ * the program, or NULL; -1 in *status when it is not one.
+ */
+static const char *find_program(char ***files, int *nfiles, int *status, struct err *e)
+{
+	const char *program;
+
+	*status = 0;
+	if (*nfiles < 2 || reader_claims((*files)[0]))
+		return NULL;
+	program = (*files)[0];
+	++*files;
+	--*nfiles;
+	if (symbolize_check_program(program, e) < 0)
+		*status = -1;
+	return program;
+}
+
 int pipeline_run(const struct options *o)
 {
+	struct options run = *o;
+	struct report_options *ro = &run.report;
 	struct symbolize_options so = { 0 };
-	struct report_options ro = { 0 };
-	const struct report_format *fmt = o->format ? o->format : &report_text_format;
+	const struct reader *rd = NULL;
 	struct profile *p = NULL;
-	struct output out;
 	struct err e = { { 0 } };
-	const char *program = NULL;
+	const char *program;
 	char **files = o->args;
 	int nfiles = o->nargs, status = 1;
 	char *prefix_buf = NULL;
 	const char **prefixes = NULL;
-	char fmt_option[32];
 
 	if (nfiles == 0) {
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
 		return 2;
 	}
-	snprintf(fmt_option, sizeof(fmt_option), "--%s", fmt->name);
-	/* Bad regexes are usage errors: check them before any work. */
-	if (check_regex(o->focus, "--focus", &e) < 0 || check_regex(o->ignore, "--ignore", &e) < 0 ||
-	    (o->format && o->format->arg && check_regex(o->format_arg, fmt_option, &e) < 0)) {
-		fprintf(stderr, "pprof: %s\n", e.msg);
-		return 2;
-	}
-	/*
-	 * [PROGRAM] PROFILE...: the first argument is a program unless some
-	 * reader claims it by its content (decided without reading it twice).
-	 */
-	if (nfiles >= 2 && !reader_claims(files[0])) {
-		program = files[0];
-		files++;
-		nfiles--;
-		if (symbolize_check_program(program, &e) < 0) {
+	/* A bad --list=RE is a usage error: check it before any work. */
+	if (o->format && o->format->arg && o->format_arg) {
+		char what[32];
+		struct regex *re;
+
+		snprintf(what, sizeof(what), "--%s", o->format->name);
+		if (!(re = regex_compile(o->format_arg, what, &e))) {
 			fprintf(stderr, "pprof: %s\n", e.msg);
-			return 1;
+			return 2;
 		}
+		regex_free(re);
 	}
-	p = load_profiles(o, files, nfiles, &e);
-	if (!p) {
+	program = find_program(&files, &nfiles, &status, &e);
+	if (status < 0 || !(p = load_profiles(o, files, nfiles, &rd, &e))) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		return 1;
 	}
-	/* A DCPI image: checked against its program, or the header's path when none is given. */
-	program = dcpi_fit_program(p, program);
+	status = 1;
+	if (rd->fit)
+		program = rd->fit(p, program);
 	prefixes = split_prefixes(o->lib_prefix, &so.nlib_prefix, &prefix_buf);
 	so.program = program;
 	so.lib_prefix = prefixes;
 	so.verbose = o->verbose;
-	so.keep_templates = o->no_strip_temp;
-	/* gmon.out data is named as gprof names it. */
-	if ((reader_is_gmon(p) ? symbolize_gprof(p, &so, &e) : symbolize_profile(p, &so, &e)) < 0) {
+	so.keep_templates = ro->keep_templates;
+	if ((rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		goto done;
 	}
-	ro.granularity = o->granularity;
-	ro.cum = o->cum;
-	ro.focus = o->focus;
-	ro.ignore = o->ignore;
-	ro.show_addresses = o->show_addresses;
-	ro.keep_templates = o->no_strip_temp;
-	ro.no_auto_signal_frames = o->no_auto_signal_frm;
-	ro.program = program;
-	ro.regex = o->format_arg;
-	ro.symbolize = &so;
-	ro.source_path = o->source_path;
-	ro.trim_path = o->trim_path;
-	ro.intel_syntax = o->intel_syntax;
-	ro.nodecount = o->nodecount;
-	ro.nodefraction = o->nodefraction;
-	ro.edgefraction = o->edgefraction;
-	ro.maxdegree = o->maxdegree;
-	if ((ro.sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
+	ro->program = program;
+	ro->regex = o->format_arg;
+	ro->symbolize = &so;
+	ro->frames = rd->frames;
+	ro->style = rd->style;
+	if ((ro->sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		status = 2;
 		goto done;
 	}
 	/* No output format and a terminal to talk to: the prompt, as pprof does. */
-	if (o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO))) {
-		status = interactive_run(p, &ro, o->verbose);
-		goto done;
-	}
-	if (fmt->viewer && o->output) {
-		fprintf(stderr, "pprof: --%s shows the report in a viewer; -o does not apply\n",
-			fmt->name);
-		status = 2;
-		goto done;
-	}
-	if (output_open(&out, o->output, &e) < 0) {
+	if (o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO)))
+		status = interactive_run(p, &run);
+	else if ((status = write_report(&run, p, ro, &e)) == 1)
 		fprintf(stderr, "pprof: %s\n", e.msg);
-		goto done;
-	}
-	if (fmt->write(out.fp, p, &ro, &e) < 0) {
-		fprintf(stderr, "pprof: %s\n", e.msg);
-		output_abort(&out);
-		goto done;
-	}
-	if (fmt->viewer) {
-		/* The viewer has it: there is nothing to write. */
-		output_abort(&out);
-		status = 0;
-		goto done;
-	}
-	if (output_commit(&out, &e) < 0) {
-		fprintf(stderr, "pprof: %s\n", e.msg);
-		goto done;
-	}
-	status = 0;
 done:
 	free(prefixes);
 	free(prefix_buf);

@@ -1,6 +1,4 @@
 /* dcpi.c - reader for DCPI profile files (dcpiformat(4)): ASCII header, then version-0 chunks. */
-#include <fcntl.h>
-#include <gelf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +9,7 @@
 #include "cursor.h"
 #include "reader.h"
 #include "strbuf.h"
+#include "symbolize.h"
 #include "util.h"
 
 /*
@@ -61,8 +60,6 @@ struct header {
 	size_t end;            /* offset of the binary section */
 };
 
-/* The comment every DCPI profile starts with; dcpi_fit_program looks for it. */
-#define VERSION_COMMENT "dcpi version "
 
 static int is_blank(unsigned char c)
 {
@@ -401,11 +398,6 @@ static int dcpi_read(const char *name, const unsigned char *buf, size_t len, str
 	return read_chunks(&c, p, &h, e);
 }
 
-const struct reader reader_dcpi = {
-	.name = "DCPI profile",
-	.sniff = dcpi_sniff,
-	.read = dcpi_read,
-};
 
 /*
  * Sets mp's file offset to where the image's tstart lies in the object,
@@ -415,51 +407,24 @@ const struct reader reader_dcpi = {
  */
 static void fit_object(struct mapping *mp, const char *path, int warn)
 {
-	int fd = open_regular(path), covered = 0, placed = 0;
-	Elf *elf = NULL;
-	size_t n, i;
+	int fit = symbolize_image_range(path, mp->start, mp->limit, &mp->offset);
 
-	if (fd < 0)
-		return;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		goto out;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &n) != 0)
-		goto out;
-	for (i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (!placed && mp->start >= ph.p_vaddr && mp->start - ph.p_vaddr < ph.p_filesz) {
-			mp->offset = mp->start - ph.p_vaddr + ph.p_offset;
-			placed = 1;
-		}
-		if ((ph.p_flags & PF_X) && mp->start >= ph.p_vaddr &&
-		    mp->limit - ph.p_vaddr <= ph.p_memsz && mp->start - ph.p_vaddr < ph.p_memsz)
-			covered = 1;
-	}
-	if (!covered && warn)
+	if (fit >= 0 && !(fit & IMAGE_EXECUTABLE) && warn)
 		warnf("'%s' has no executable code at the DCPI image's text %llx-%llx (tstart, tsize): "
 		      "wrong program?", path, (unsigned long long)mp->start,
 		      (unsigned long long)mp->limit);
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
 }
 
-const char *dcpi_fit_program(struct profile *p, const char *program)
+/*
+ * The object that holds the image: program when given, else the header's
+ * path when that file exists.  Its mapping's file offset is fitted to it.
+ */
+static const char *dcpi_fit(struct profile *p, const char *program)
 {
 	const char *obj = NULL;
 	int absolute = 0;
 	size_t i, j;
 
-	for (i = 0; i < p->ncomment; i++)
-		if (!strncmp(p->comment[i], VERSION_COMMENT, strlen(VERSION_COMMENT)))
-			break;
-	if (i == p->ncomment)
-		return program;
 	/* Merged profiles may hold several images, or one image under several paths. */
 	for (i = 0; i < p->nmapping; i++) {
 		struct mapping *mp = p->mapping[i];
@@ -483,3 +448,10 @@ const char *dcpi_fit_program(struct profile *p, const char *program)
 		      "addresses stay unsymbolized");
 	return obj ? obj : program;
 }
+
+const struct reader reader_dcpi = {
+	.name = "DCPI profile",
+	.sniff = dcpi_sniff,
+	.read = dcpi_read,
+	.fit = dcpi_fit,
+};

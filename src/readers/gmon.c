@@ -37,7 +37,7 @@
  * does, the error is the one of the interpretation that got furthest (a
  * record cut short by the end of the file counts as reaching it).
  *
- * In the model (see reader_is_gmon in reader.h):
+ * In the model:
  *  - sample types {DIMENSION, "nanoseconds"} (time; "nano" + DIMENSION for
  *    a dimension other than seconds), {"calls", "count"} and
  *    {"executions", "count"}; the period is 1/rate in nanoseconds;
@@ -624,16 +624,27 @@ out:
 	return ret;
 }
 
-int reader_is_gmon(const struct profile *p)
+/*
+ * Histogram time prints as gprof's seconds; a histogram of another
+ * dimension (its unit "nanoX") in X; calls and executions as counts.
+ */
+static void gmon_style(const struct profile *p, int si, const struct report_options *o,
+		       struct value_style *vs)
 {
-	return p->nsample_type == 3 && !strcmp(p->sample_type[1].type, "calls") &&
-	       !strcmp(p->sample_type[1].unit, "count") &&
-	       !strcmp(p->sample_type[2].type, "executions") &&
-	       !strcmp(p->sample_type[2].unit, "count");
+	const char *unit = p->sample_type[si].unit;
+
+	report_default_style(p, si, o, vs);
+	if (si == 0 && strcmp(unit, "nanoseconds") && !strncmp(unit, "nano", 4) && unit[4]) {
+		vs->unit = unit + 4;
+		vs->divisor = 1e9;
+		vs->decimals = 2;
+	}
 }
 
 const struct reader reader_gmon = {
 	.name = "gprof gmon.out",
 	.sniff = gmon_sniff,
 	.read = gmon_read,
+	.symbolize = symbolize_gprof,
+	.style = gmon_style,
 };

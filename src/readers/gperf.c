@@ -194,8 +194,25 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	return 0;
 }
 
+/*
+ * The profiler's own signal-handler frames, and gperftools pprof's default
+ * regex, the literal NOMATCH: it takes out every function whose name
+ * contains "NOMATCH", and we keep that to give its numbers.
+ */
+static const char *const signal_frames[] = {
+	"ProfileData::Add", "ProfileData::prof_handler", "CpuProfiler::prof_handler",
+	"__FRAME_END__", "__pthread_sighandler", "__restore", NULL,
+};
+
+static const struct frame_rules cpu_frames = {
+	.names = signal_frames,
+	.regex = "NOMATCH",
+	.signal_frames = 1,
+};
+
 const struct reader reader_gperf = {
 	.name = "gperftools CPU profile",
 	.sniff = gperf_sniff,
 	.read = gperf_read,
+	.frames = &cpu_frames,
 };

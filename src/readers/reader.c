@@ -8,9 +8,15 @@
 
 #include "reader.h"
 #include "strbuf.h"
+#include "util.h"
 
-/* gmon first: gperftools' sniff claims any file that starts with 4 zero
- * bytes, as a BSD gmon.out of a program at address 0 does. */
+extern const struct reader reader_gperf, reader_gmon, reader_dcpi;
+
+/*
+ * The readers, in the order they are asked.  gmon first: gperftools' sniff
+ * claims any file that starts with 4 zero bytes, as a BSD gmon.out of a
+ * program at address 0 does.
+ */
 static const struct reader *const readers[] = {
 	&reader_gmon,
 	&reader_gperf,
@@ -18,7 +24,7 @@ static const struct reader *const readers[] = {
 };
 
 int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
-		       struct profile **out, struct err *e)
+		       struct profile **out, const struct reader **rd, struct err *e)
 {
 	struct strbuf tried = STRBUF_INIT;
 	size_t i;
@@ -26,7 +32,7 @@ int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
 	*out = NULL;
 	if (len == 0)
 		return err_set(e, "%s: empty file, not a profile", path);
-	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(readers); i++) {
 		struct profile *p;
 
 		if (!readers[i]->sniff(buf, len))
@@ -37,9 +43,11 @@ int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
 			return -1;
 		}
 		*out = p;
+		if (rd)
+			*rd = readers[i];
 		return 0;
 	}
-	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(readers); i++)
 		sb_addf(&tried, "%s%s", i ? ", " : "", readers[i]->name);
 	err_set(e, "%s: unknown profile format (tried: %s)", path, sb_str(&tried));
 	sb_release(&tried);
@@ -84,7 +92,7 @@ static int map_file(const char *path, void **map, size_t *len, struct err *e)
 	return 0;
 }
 
-int reader_load(const char *path, struct profile **out, struct err *e)
+int reader_load(const char *path, struct profile **out, const struct reader **rd, struct err *e)
 {
 	void *map;
 	size_t len;
@@ -93,7 +101,7 @@ int reader_load(const char *path, struct profile **out, struct err *e)
 	*out = NULL;
 	if (map_file(path, &map, &len, e) < 0)
 		return -1;
-	r = reader_load_buffer(path, map, len, out, e);
+	r = reader_load_buffer(path, map, len, out, rd, e);
 	munmap(map, len);
 	return r;
 }
@@ -107,7 +115,7 @@ int reader_claims(const char *path)
 
 	if (map_file(path, &map, &len, &e) < 0)
 		return 0;
-	for (i = 0; i < sizeof(readers) / sizeof(readers[0]) && !claimed; i++)
+	for (i = 0; i < ARRAY_SIZE(readers) && !claimed; i++)
 		claimed = readers[i]->sniff(map, len);
 	munmap(map, len);
 	return claimed;

@@ -109,7 +109,7 @@ void annotation_value(const struct annotation *a, int64_t v, char *buf, size_t n
 
 const char *annotation_unit(const struct annotation *a)
 {
-	return !strcmp(a->r.unit, "s") ? "seconds" : a->r.unit;
+	return !strcmp(a->r.style.unit, "s") ? "seconds" : a->r.style.unit;
 }
 
 /* ---- source files ---------------------------------------------------- */

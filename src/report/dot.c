@@ -41,7 +41,7 @@ static void add_legend(Agraph_t *g, const struct graph *gr, const char *prog,
 	Agnode_t *n = agnode(g, (char *)"Legend", 1);
 
 	sb_reset(sb);
-	const char *unit = r->unit;
+	const char *unit = r->style.unit;
 
 	sb_addf(sb, "%s\\lTotal %s: ", prog, unit);
 	add_count(sb, r, gr->total);
@@ -195,13 +195,13 @@ Agraph_t *dot_graph_new(const struct profile *p, const struct report_options *o,
 
 		report_value(&r, gr.node_limit, nl, sizeof(nl));
 		report_value(&r, gr.edge_limit, el, sizeof(el));
-		notef("Dropping nodes with <= %s %s; edges with <= %s abs(%s)", nl, r.unit, el, r.unit);
+		notef("Dropping nodes with <= %s %s; edges with <= %s abs(%s)", nl, r.style.unit, el, r.style.unit);
 	}
 
 	sb_adds(&sb, prog);
 	sb_adds(&sb, "; ");
 	add_count(&sb, &r, r.total);
-	sb_addf(&sb, " %s", r.unit);
+	sb_addf(&sb, " %s", r.style.unit);
 	g = agopen(sb.buf, Agdirected, NULL);
 	if (!g) {
 		err_set(e, "cannot create a graph");

@@ -40,11 +40,6 @@ struct entry_index {
 	struct htab by_key;    /* entries by key pointer */
 };
 
-static const char *const cpu_skip[] = {
-	"ProfileData::Add", "ProfileData::prof_handler", "CpuProfiler::prof_handler",
-	"__FRAME_END__", "__pthread_sighandler", "__restore",
-};
-
 struct builder {
 	const struct profile *p;
 	const struct report_options *o;
@@ -58,6 +53,7 @@ struct builder {
 	struct strbuf sb, tmp;
 	unsigned addr_digits;
 	const char *qq;        /* "??" */
+	struct regex *frames_re; /* o->frames->regex */
 };
 
 static const char *intern(struct builder *b, const char *s)
@@ -112,16 +108,28 @@ static const char *triple_fileline(struct builder *b, const struct location *loc
 	return b->tmp.buf;
 }
 
-static int is_cpu_profile(const struct profile *p)
+/* Whether RemoveUninterestingFrames takes frames of this short name out. */
+static int uninteresting(const struct builder *b, const char *shrt)
 {
-	return !strcmp(p->period_type.type, "cpu");
+	const struct frame_rules *fr = b->o->frames;
+	size_t k;
+
+	if (!fr)
+		return 0;
+	if (b->frames_re && regex_matchs(b->frames_re, shrt))
+		return 1;
+	if (fr->signal_frames && b->o->no_auto_signal_frames)
+		return 0;
+	for (k = 0; fr->names && fr->names[k]; k++)
+		if (!strcmp(shrt, fr->names[k]))
+			return 1;
+	return 0;
 }
 
 static void build_fninfo(struct builder *b)
 {
 	const struct profile *p = b->p;
-	int cpu = is_cpu_profile(p) && !b->o->no_auto_signal_frames;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < p->nfunction; i++) {
 		const struct function *f = p->function[i];
@@ -134,11 +142,7 @@ static void build_fninfo(struct builder *b)
 		fi->full = intern(b, b->sb.buf);
 		short_function_name(fi->full, b->o->keep_templates, &b->tmp);
 		fi->shrt = intern(b, b->tmp.buf);
-		if (strstr(fi->shrt, "NOMATCH"))
-			fi->uninteresting = 1;
-		for (k = 0; cpu && k < ARRAY_SIZE(cpu_skip); k++)
-			if (!strcmp(fi->shrt, cpu_skip[k]))
-				fi->uninteresting = 1;
+		fi->uninteresting = (uint8_t)uninteresting(b, fi->shrt);
 	}
 }
 
@@ -508,32 +512,25 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 	}
 }
 
-/*
- * How the reported value prints: times in nanoseconds (gmon.out) as
- * seconds, "nanoX" (gmon.out in another dimension X) as X; a count other
- * than the first sample type (--sample_index=calls) by its type; the rest
- * as gperftools' samples.
- */
-static void set_unit(const struct profile *p, int si, struct report *r)
+void report_default_style(const struct profile *p, int si, const struct report_options *o,
+			  struct value_style *vs)
 {
 	const struct value_type *vt = p->nsample_type ? &p->sample_type[si] : NULL;
 
-	r->unit = "samples";
-	r->divisor = 1;
+	(void)o;
+	vs->unit = "samples";
+	vs->divisor = 1;
+	vs->decimals = 0;
 	if (!vt || !strcmp(vt->type, "samples"))
 		return;
 	if (!strcmp(vt->unit, "nanoseconds")) {
-		r->unit = "s";
-		r->divisor = 1000000000;
-	} else if (!strncmp(vt->unit, "nano", 4) && vt->unit[4]) {
-		r->unit = vt->unit + 4;
-		r->divisor = 1000000000;
+		vs->unit = "s";
+		vs->divisor = 1e9;
+		vs->decimals = 2;
 	} else if (si > 0 && !strcmp(vt->unit, "count")) {
-		r->unit = vt->type;
+		vs->unit = vt->type;
 	}
 }
-
-volatile sig_atomic_t report_interrupt;
 
 int report_build(const struct profile *p, const struct report_options *o, struct report *r,
 		 struct err *e)
@@ -551,15 +548,17 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	r->index = xcalloc(1, sizeof(*r->index));
 	r->index->keys = strtab_new(&r->arena);
 	htab_init(&r->index->by_key, 1024);
-	r->unit = "samples";
 	b.addr_digits = p->address_bits == 32 ? 8 : 16;
 	b.qq = intern(&b, "??");
 	if (si < 0 || (size_t)si >= p->nsample_type)
 		si = 0;
-	set_unit(p, si, r);
+	(o->style ? o->style : report_default_style)(p, si, o, &r->style);
 	if (o->focus && o->focus[0] && !(focus = regex_compile(o->focus, "--focus", e)))
 		goto out;
 	if (o->ignore && o->ignore[0] && !(ignore = regex_compile(o->ignore, "--ignore", e)))
+		goto out;
+	if (o->frames && o->frames->regex &&
+	    !(b.frames_re = regex_compile(o->frames->regex, "uninteresting frames", e)))
 		goto out;
 
 	for (i = 0; i < p->nsample; i++)
@@ -583,7 +582,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 		ws[nws].count = s->value[si];
 		nws++;
 	}
-	if (is_cpu_profile(p))
+	if (o->frames && o->frames->signal_frames)
 		remove_second_frames(&b, ws, nws);
 
 	path = xcalloc(b.nkeys + 1, sizeof(*path));
@@ -611,7 +610,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 		} else {
 			r->focus_total = sat_add(r->focus_total, w->count);
 		}
-		if (report_interrupt && !(i & 0xffff)) {
+		if (o->interrupt && *o->interrupt && !(i & 0xffff)) {
 			err_set(e, "interrupted");
 			goto out;
 		}
@@ -631,6 +630,7 @@ out:
 	sb_release(&b.tmp);
 	regex_free(focus);
 	regex_free(ignore);
+	regex_free(b.frames_re);
 	/* A failed build leaves nothing for the caller to release. */
 	if (ret < 0)
 		report_release(r);

@@ -48,8 +48,8 @@ static void print_name(FILE *out, const struct entry *e, const struct report_opt
 
 void report_value(const struct report *r, int64_t v, char *buf, size_t n)
 {
-	if (r->divisor > 1)
-		snprintf(buf, n, "%.2f", (double)v / (double)r->divisor);
+	if (r->style.decimals || r->style.divisor != 1)
+		snprintf(buf, n, "%.*f", r->style.decimals, (double)v / r->style.divisor);
 	else
 		snprintf(buf, n, "%lld", (long long)v);
 }
@@ -60,7 +60,7 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 		char t[48];
 
 		report_value(r, r->total, t, sizeof(t));
-		fprintf(out, "Total: %s %s\n", t, r->unit);
+		fprintf(out, "Total: %s %s\n", t, r->style.unit);
 	}
 	report_text_rows(out, r, o, limit);
 }
@@ -100,7 +100,7 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 
 	if (report_build(p, o, &r, e) < 0)
 		return -1;
-	/* Metadata (a DCPI header) comes first; CPU profiles have none. */
+	/* The profile's comments (header lines of its format) come first. */
 	for (i = 0; i < p->ncomment; i++)
 		fprintf(out, "%s\n", p->comment[i]);
 	report_text(out, &r, o, 0);

@@ -7,7 +7,6 @@
 
 #include "demangle.h"
 #include "elfsym.h"
-#include "reader.h"
 #include "symbolize.h"
 #include "util.h"
 
@@ -503,7 +502,7 @@ int symbolize_gprof(struct profile *p, const struct symbolize_options *o, struct
 	Elf *elf = NULL;
 	int fd = -1, ret;
 
-	if (!o->program || !reader_is_gmon(p))
+	if (!o->program)
 		return symbolize_profile(p, o, e);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));

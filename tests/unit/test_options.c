@@ -22,10 +22,10 @@ TEST(defaults)
 
 	CHECK_EQ_INT(parse(&o, ARGC(argv), argv, &e), 0);
 	CHECK(o.format == NULL);
-	CHECK_EQ_INT(o.granularity, GRAN_FUNCTIONS);
+	CHECK_EQ_INT(o.report.granularity, GRAN_FUNCTIONS);
 	CHECK_EQ_INT(o.granularity_set, 0);
-	CHECK_EQ_INT(o.cum, 0);
-	CHECK(o.focus == NULL && o.ignore == NULL && o.base == NULL && o.output == NULL);
+	CHECK_EQ_INT(o.report.cum, 0);
+	CHECK(o.report.focus == NULL && o.report.ignore == NULL && o.base == NULL && o.output == NULL);
 	CHECK_EQ_INT(o.nargs, 0);
 	free(o.args);
 }
@@ -39,23 +39,23 @@ TEST(value_forms)
 	struct err e;
 
 	CHECK_EQ_INT(parse(&o, ARGC(eq), eq, &e), 0);
-	CHECK_STR(o.focus, "Mutex");
-	CHECK_EQ_INT(o.nodecount, 12);
-	CHECK(o.nodefraction == 0.25);
+	CHECK_STR(o.report.focus, "Mutex");
+	CHECK_EQ_INT(o.report.nodecount, 12);
+	CHECK(o.report.nodefraction == 0.25);
 	CHECK_EQ_INT(o.nargs, 0);
 	free(o.args);
 
 	CHECK_EQ_INT(parse(&o, ARGC(sep), sep, &e), 0);
-	CHECK_STR(o.focus, "Mutex");
-	CHECK_EQ_INT(o.nodecount, 12);
-	CHECK_STR(o.ignore, "a=b");
+	CHECK_STR(o.report.focus, "Mutex");
+	CHECK_EQ_INT(o.report.nodecount, 12);
+	CHECK_STR(o.report.ignore, "a=b");
 	CHECK_EQ_INT(o.nargs, 0);
 	free(o.args);
 
 	CHECK_EQ_INT(parse(&o, ARGC(single), single, &e), 0);
-	CHECK_STR(o.focus, "Mutex");
-	CHECK_STR(o.ignore, "str");
-	CHECK_EQ_INT(o.maxdegree, 3);
+	CHECK_STR(o.report.focus, "Mutex");
+	CHECK_STR(o.report.ignore, "str");
+	CHECK_EQ_INT(o.report.maxdegree, 3);
 	free(o.args);
 }
 
@@ -69,16 +69,16 @@ TEST(flags_and_prefixes)
 
 	CHECK_EQ_INT(parse(&o, ARGC(a), a, &e), 0);
 	CHECK(o.format == &report_text_format);
-	CHECK_EQ_INT(o.granularity, GRAN_LINES);
+	CHECK_EQ_INT(o.report.granularity, GRAN_LINES);
 	CHECK_EQ_INT(o.granularity_set, 1);
-	CHECK_EQ_INT(o.cum, 1);
+	CHECK_EQ_INT(o.report.cum, 1);
 	CHECK_EQ_INT(o.drop_negative, 1);
 	free(o.args);
 
 	CHECK_EQ_INT(parse(&o, ARGC(b), b, &e), 0);
 	CHECK(o.format == &report_text_format);
-	CHECK_EQ_INT(o.granularity, GRAN_ADDRESSES);
-	CHECK_EQ_INT(o.show_addresses, 1);
+	CHECK_EQ_INT(o.report.granularity, GRAN_ADDRESSES);
+	CHECK_EQ_INT(o.report.show_addresses, 1);
 	CHECK_STR(o.output, "out.txt");
 	CHECK_EQ_INT(o.nargs, 0);
 	free(o.args);
@@ -97,13 +97,13 @@ TEST(negation)
 	struct err e;
 
 	CHECK_EQ_INT(parse(&o, ARGC(a), a, &e), 0);
-	CHECK_EQ_INT(o.cum, 0);
+	CHECK_EQ_INT(o.report.cum, 0);
 	free(o.args);
 	CHECK_EQ_INT(parse(&o, ARGC(b), b, &e), 0);
-	CHECK_EQ_INT(o.cum, 0);
+	CHECK_EQ_INT(o.report.cum, 0);
 	free(o.args);
 	CHECK_EQ_INT(parse(&o, ARGC(c), c, &e), 0);
-	CHECK_EQ_INT(o.cum, 1);
+	CHECK_EQ_INT(o.report.cum, 1);
 	free(o.args);
 }
 
@@ -147,9 +147,9 @@ TEST(positional)
 		CHECK_STR(o.args[2], "c.prof");
 		CHECK_STR(o.args[3], "d.prof");
 	}
-	CHECK_STR(o.focus, "b.prof");    /* "--focus VALUE" took the next word */
+	CHECK_STR(o.report.focus, "b.prof");    /* "--focus VALUE" took the next word */
 	CHECK(o.format == &report_text_format);
-	CHECK_EQ_INT(o.cum, 1);
+	CHECK_EQ_INT(o.report.cum, 1);
 	free(o.args);
 }
 

@@ -62,7 +62,7 @@ static void trailer(struct gbuf *g)
 
 static int load(const struct gbuf *g, size_t len, struct profile **p, struct err *e)
 {
-	return reader_load_buffer("t.prof", (const unsigned char *)g->sb.buf, len, p, e);
+	return reader_load_buffer("t.prof", (const unsigned char *)g->sb.buf, len, p, NULL, e);
 }
 
 /* The sample with this stack (addresses leaf first), or NULL. */
@@ -399,7 +399,7 @@ TEST(not_a_profile)
 	struct err e = { { 0 } };
 
 	CHECK_EQ_INT(reader_load_buffer("notes.txt", (const unsigned char *)text, sizeof(text) - 1,
-					&p, &e), -1);
+					&p, NULL, &e), -1);
 	CHECK_CONTAINS(e.msg, "notes.txt");
 	CHECK(p == NULL);
 }
@@ -410,7 +410,7 @@ TEST(empty_buffer)
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 
-	CHECK_EQ_INT(reader_load_buffer("empty.prof", none, 0, &p, &e), -1);
+	CHECK_EQ_INT(reader_load_buffer("empty.prof", none, 0, &p, NULL, &e), -1);
 	CHECK_CONTAINS(e.msg, "empty.prof");
 	CHECK(p == NULL);
 }
@@ -420,7 +420,7 @@ TEST(load_missing_file)
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 
-	CHECK_EQ_INT(reader_load("/nonexistent/dir/cpu.prof", &p, &e), -1);
+	CHECK_EQ_INT(reader_load("/nonexistent/dir/cpu.prof", &p, NULL, &e), -1);
 	CHECK_CONTAINS(e.msg, "/nonexistent/dir/cpu.prof");
 	CHECK(p == NULL);
 }
