@@ -41,6 +41,16 @@ struct value_style {
 	int decimals;              /* 0: integers */
 };
 
+/*
+ * What output formats keep from one report to the next (the Graphviz
+ * context), owned by whoever runs the reports: zero it before the first,
+ * report_env_release after the last.
+ */
+struct report_env {
+	struct GVC_s *gvc;
+};
+void report_env_release(struct report_env *env);
+
 struct report_options;
 /* Chooses the value style of a report on sample value si of p. */
 typedef void value_style_fn(const struct profile *p, int si, const struct report_options *o,
@@ -72,6 +82,7 @@ struct report_options {
 	 * long report_build stops and fails with "interrupted".
 	 */
 	volatile sig_atomic_t *interrupt;
+	struct report_env *env;  /* for formats that keep resources (graphs) */
 	/* From the reader row of the profile's format; NULL for the defaults. */
 	const struct frame_rules *frames; /* none removed */
 	value_style_fn *style;   /* report_default_style */

@@ -6,15 +6,20 @@
 #include <stddef.h>
 
 /*
- * Invariant: buf is always NUL-terminated (buf[len] == 0) once any
- * operation has run; a zeroed strbuf is an empty one.  sb_release frees.
+ * Invariant: buf is never NULL and always NUL-terminated (buf[len] == 0):
+ * a buffer that never grew points at strbuf_slopbuf, a shared "" (git's
+ * idea), so callers read buf without checking.  Start with STRBUF_INIT or
+ * sb_init; sb_release frees and leaves an empty buffer.
  */
 struct strbuf {
 	char *buf;
-	size_t len, cap;
+	size_t len, cap;   /* cap 0: buf is strbuf_slopbuf */
 };
 
-#define STRBUF_INIT { 0, 0, 0 }
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { strbuf_slopbuf, 0, 0 }
+
+void sb_init(struct strbuf *sb);
 
 void sb_release(struct strbuf *sb);
 void sb_reset(struct strbuf *sb);
@@ -24,7 +29,5 @@ void sb_adds(struct strbuf *sb, const char *s);
 void sb_addc(struct strbuf *sb, char c);
 void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
-/* Returns buf ("" for an empty buffer that never grew). */
-const char *sb_str(const struct strbuf *sb);
 
 #endif

@@ -113,7 +113,7 @@ static int find_sample_index(const struct profile *p, const char *name, struct e
 		return (int)n;
 	for (i = 0; i < p->nsample_type; i++)
 		sb_addf(&have, "%s%s", i ? ", " : "", p->sample_type[i].type);
-	err_set(e, "--sample_index: no sample value '%s' (this profile has: %s)", name, sb_str(&have));
+	err_set(e, "--sample_index: no sample value '%s' (this profile has: %s)", name, have.buf);
 	sb_release(&have);
 	return -1;
 }
@@ -169,6 +169,7 @@ int pipeline_run(const struct options *o)
 	struct options run = *o;
 	struct report_options *ro = &run.report;
 	struct symbolize_options so = { 0 };
+	struct report_env env = { 0 };
 	const struct reader *rd = NULL;
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
@@ -214,6 +215,7 @@ int pipeline_run(const struct options *o)
 	ro->program = program;
 	ro->regex = o->format_arg;
 	ro->symbolize = &so;
+	ro->env = &env;
 	ro->frames = rd->frames;
 	ro->style = rd->style;
 	if ((ro->sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
@@ -227,6 +229,7 @@ int pipeline_run(const struct options *o)
 	else if ((status = write_report(&run, p, ro, &e)) == 1)
 		fprintf(stderr, "pprof: %s\n", e.msg);
 done:
+	report_env_release(&env);
 	free(prefixes);
 	free(prefix_buf);
 	profile_free(p);

@@ -276,7 +276,7 @@ static int read_header(struct cursor *c, struct profile *p, struct header *h, st
 				goto out;
 			sb_addf(&sb, "dcpi %s %.*s", fields[f].word, (int)l->vlen, l->val);
 		}
-		profile_add_comment(p, sb_str(&sb));
+		profile_add_comment(p, sb.buf);
 		off = (size_t)(le - buf) + 1;
 	}
 	for (i = 0; i < NFIELD; i++)

@@ -108,8 +108,8 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 		return;
 	if (limit <= start)
 		goto bad;
-	expand_build(path, f, (size_t)(end - f), sb_str(build));
-	profile_add_mapping(p, start, limit, offset, sb_str(path), "");
+	expand_build(path, f, (size_t)(end - f), build->buf);
+	profile_add_mapping(p, start, limit, offset, path->buf, "");
 	return;
 bad:
 	warnf("%s: ignoring malformed mapping line %u", name, lineno);

@@ -49,7 +49,7 @@ int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
 	}
 	for (i = 0; i < ARRAY_SIZE(readers); i++)
 		sb_addf(&tried, "%s%s", i ? ", " : "", readers[i]->name);
-	err_set(e, "%s: unknown profile format (tried: %s)", path, sb_str(&tried));
+	err_set(e, "%s: unknown profile format (tried: %s)", path, tried.buf);
 	sb_release(&tried);
 	return -1;
 }

@@ -46,7 +46,7 @@ static void clean_disassembly(const char *in, struct strbuf *out)
 			i++;
 		}
 		sb_reset(out);
-		sb_add(out, a.buf ? a.buf : "", a.len);
+		sb_add(out, a.buf, a.len);
 	} while (changed);
 	do {
 		const char *s = out->buf;
@@ -71,7 +71,7 @@ static void clean_disassembly(const char *in, struct strbuf *out)
 			i++;
 		}
 		sb_reset(out);
-		sb_add(out, a.buf ? a.buf : "", a.len);
+		sb_add(out, a.buf, a.len);
 	} while (changed);
 	sb_release(&a);
 }
@@ -151,7 +151,7 @@ static int disasm_routine(FILE *out, struct annotation *a, const struct routine 
 			clean_disassembly(ins[k].text, &clean);
 			annotation_value(a, flat[k], f, sizeof(f));
 			annotation_value(a, cum[k], c, sizeof(c));
-			fprintf(out, "%6s %6s    %8s: %6s\n", f, c, addr, sb_str(&clean));
+			fprintf(out, "%6s %6s    %8s: %6s\n", f, c, addr, clean.buf);
 		}
 	}
 	sb_release(&clean);

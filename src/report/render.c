@@ -43,7 +43,7 @@ static const struct {
 #define GV_PACKAGE "libgvc6"
 
 /* Graphviz reports through agerr; collect its messages instead of printing them. */
-static struct strbuf gv_messages;
+static struct strbuf gv_messages = STRBUF_INIT;
 
 static int gv_message(char *msg)
 {
@@ -146,35 +146,30 @@ static GVC_t *context_from_plugin_files(void)
 }
 
 /*
- * One context serves every render of the process: the pango plugin keeps
- * font names that belong to its context, and a second context after the
- * first has been freed reads them after they are gone.
+ * The context lives in the caller's report_env, so one context serves
+ * every render of a run or a prompt session: the pango plugin keeps font
+ * names that belong to its context, and a second context after the first
+ * has been freed reads them after they are gone.
  */
-static GVC_t *shared_context;
-
-static void context_free(void)
-{
-	if (shared_context)
-		gvFreeContext(shared_context);
-	shared_context = NULL;
-}
-
-static GVC_t *context_get(void)
+static GVC_t *context_get(struct report_env *env)
 {
 	GVC_t *gvc;
 
-	if (shared_context)
-		return shared_context;
+	if (env->gvc)
+		return env->gvc;
 	gvc = gvContext();
 	if (gvc && !has_plugin(gvc, "layout", "dot")) {
 		gvFreeContext(gvc);
 		gvc = context_from_plugin_files();
 	}
-	if (gvc) {
-		shared_context = gvc;
-		atexit(context_free);
-	}
-	return gvc;
+	return env->gvc = gvc;
+}
+
+void report_env_release(struct report_env *env)
+{
+	if (env->gvc)
+		gvFreeContext(env->gvc);
+	env->gvc = NULL;
 }
 
 static const char *plugin_for(const char *format)
@@ -210,7 +205,9 @@ static int render(const struct profile *p, const struct report_options *o, const
 	*len = 0;
 	if (!(g = dot_graph_new(p, o, flags, e)))
 		goto out;
-	if (!(gvc = context_get())) {
+	if (!o->env)
+		BUG("render: no report_env to keep the Graphviz context in");
+	if (!(gvc = context_get(o->env))) {
 		err_set(e, "cannot start Graphviz (gvc)");
 		goto out;
 	}

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regex.h"
 #include "htab.h"
 #include "names.h"
 #include "regex.h"
@@ -100,7 +99,7 @@ static const char *triple_fileline(struct builder *b, const struct location *loc
 	sb_reset(&b->tmp);
 	if (!loc->nline) {
 		sb_adds(&b->tmp, b->li[loc->id - 1].has_syms ? "??:0" : "");
-		return b->tmp.buf ? b->tmp.buf : "";
+		return b->tmp.buf;
 	}
 	ln = triple_line(loc, j);
 	sb_addf(&b->tmp, "%s:%lld", ln->function->filename[0] ? ln->function->filename : "??",
@@ -535,7 +534,7 @@ void report_default_style(const struct profile *p, int si, const struct report_o
 int report_build(const struct profile *p, const struct report_options *o, struct report *r,
 		 struct err *e)
 {
-	struct builder b = { .p = p, .o = o, .r = r };
+	struct builder b = { .p = p, .o = o, .r = r, .sb = STRBUF_INIT, .tmp = STRBUF_INIT };
 	struct regex *focus = NULL, *ignore = NULL;
 	struct wstack *ws = NULL;
 	uint32_t *path = NULL, *seen = NULL;

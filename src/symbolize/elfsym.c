@@ -184,7 +184,7 @@ size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms 
 					sb_addf(&sb, "%s%s", (ver & 0x8000) ? "@" : "@@", vn);
 			}
 		}
-		e->name = profile_intern(p, sb_str(&sb));
+		e->name = profile_intern(p, sb.buf);
 	}
 	sb_release(&sb);
 	free(vdefs.name);

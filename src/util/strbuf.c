@@ -6,17 +6,26 @@
 #include "strbuf.h"
 #include "util.h"
 
+/* What every empty buffer that never grew points at: "" (never written to). */
+char strbuf_slopbuf[1];
+
+void sb_init(struct strbuf *sb)
+{
+	sb->buf = strbuf_slopbuf;
+	sb->len = sb->cap = 0;
+}
+
 void sb_release(struct strbuf *sb)
 {
-	free(sb->buf);
-	sb->buf = NULL;
-	sb->len = sb->cap = 0;
+	if (sb->cap)
+		free(sb->buf);
+	sb_init(sb);
 }
 
 void sb_reset(struct strbuf *sb)
 {
 	sb->len = 0;
-	if (sb->buf)
+	if (sb->cap)
 		sb->buf[0] = 0;
 }
 
@@ -27,9 +36,12 @@ void sb_grow(struct strbuf *sb, size_t extra)
 
 		while (cap < sb->len + extra + 1)
 			cap *= 2;
-		sb->buf = xrealloc(sb->buf, cap);
-		if (!sb->cap)
+		if (sb->cap) {
+			sb->buf = xrealloc(sb->buf, cap);
+		} else {
+			sb->buf = xmalloc(cap);
 			sb->buf[0] = 0;
+		}
 		sb->cap = cap;
 	}
 }
@@ -79,9 +91,4 @@ void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vaddf(sb, fmt, ap);
 	va_end(ap);
-}
-
-const char *sb_str(const struct strbuf *sb)
-{
-	return sb->buf ? sb->buf : "";
 }

@@ -396,9 +396,11 @@ TEST(renders)
 	};
 	struct profile *p = sample_profile();
 	struct report_options o;
+	struct report_env env = { 0 };
 	size_t i;
 
 	options(&o);
+	o.env = &env;
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		struct err e = { { 0 } };
 		size_t len;
@@ -413,6 +415,7 @@ TEST(renders)
 			CHECK_CONTAINS(data, "Total samples: 23");
 		free(data);
 	}
+	report_env_release(&env);
 	profile_free(p);
 }
 

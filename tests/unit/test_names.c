@@ -6,7 +6,7 @@
 static const char *shorten(struct strbuf *sb, const char *full, int keep_templates)
 {
 	short_function_name(full, keep_templates, sb);
-	return sb_str(sb);
+	return sb->buf;
 }
 
 TEST(strips_like_gperftools)
@@ -59,7 +59,7 @@ TEST(replaces_contents)
 
 	sb_adds(&sb, "previous contents that are longer");
 	short_function_name("ns::g(int)", 0, &sb);
-	CHECK_STR(sb_str(&sb), "ns::g");
+	CHECK_STR(sb.buf, "ns::g");
 	CHECK_EQ_INT(sb.len, 5);
 	sb_release(&sb);
 }

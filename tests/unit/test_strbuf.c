@@ -13,17 +13,21 @@ static int terminated(const struct strbuf *sb)
 	return sb->buf && sb->buf[sb->len] == 0;
 }
 
-TEST(zeroed_is_empty)
+TEST(init_is_empty)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, other;
 
+	/* Never NULL: a buffer that never grew reads as "". */
+	CHECK(sb.buf != NULL);
 	CHECK_EQ_INT(sb.len, 0);
-	CHECK_STR(sb_str(&sb), "");
+	CHECK_STR(sb.buf, "");
+	sb_init(&other);
+	CHECK(other.buf == sb.buf);
 	sb_reset(&sb);
 	CHECK_EQ_INT(sb.len, 0);
-	CHECK_STR(sb_str(&sb), "");
+	CHECK_STR(sb.buf, "");
 	sb_release(&sb);
-	CHECK_STR(sb_str(&sb), "");
+	CHECK_STR(sb.buf, "");
 }
 
 TEST(grow_keeps_invariant)
@@ -35,12 +39,12 @@ TEST(grow_keeps_invariant)
 	CHECK(sb.cap >= 101);
 	CHECK_EQ_INT(sb.len, 0);
 	if (CHECK(terminated(&sb)))
-		CHECK_STR(sb_str(&sb), "");
+		CHECK_STR(sb.buf, "");
 	sb_adds(&sb, "abc");
 	sb_grow(&sb, 5000);
 	CHECK(sb.cap >= 5004);
 	CHECK_EQ_INT(sb.len, 3);
-	CHECK_STR(sb_str(&sb), "abc");
+	CHECK_STR(sb.buf, "abc");
 	sb_release(&sb);
 }
 
@@ -55,7 +59,7 @@ TEST(adds_and_addc)
 	sb_addc(&sb, ',');
 	sb_addc(&sb, ' ');
 	sb_adds(&sb, "world");
-	CHECK_STR(sb_str(&sb), "hello, world");
+	CHECK_STR(sb.buf, "hello, world");
 	CHECK_EQ_INT(sb.len, 12);
 	sb_adds(&sb, "");
 	CHECK_EQ_INT(sb.len, 12);
@@ -70,7 +74,8 @@ TEST(adds_and_addc)
 	CHECK_EQ_INT(sb.buf[999], 'a' + 999 % 26);
 	CHECK(sb.cap > sb.len);
 	sb_release(&sb);
-	CHECK(sb.buf == NULL);
+	CHECK(sb.buf == strbuf_slopbuf);
+	CHECK_STR(sb.buf, "");
 	CHECK_EQ_INT(sb.len, 0);
 	CHECK_EQ_INT(sb.cap, 0);
 }
@@ -101,9 +106,9 @@ TEST(reset_reuses)
 	sb_adds(&sb, "some text that is here");
 	sb_reset(&sb);
 	CHECK_EQ_INT(sb.len, 0);
-	CHECK_STR(sb_str(&sb), "");
+	CHECK_STR(sb.buf, "");
 	sb_adds(&sb, "new");
-	CHECK_STR(sb_str(&sb), "new");
+	CHECK_STR(sb.buf, "new");
 	sb_release(&sb);
 }
 
@@ -114,12 +119,12 @@ TEST(addf_short_and_long)
 	size_t i;
 
 	sb_addf(&sb, "%d-%s", 42, "x");
-	CHECK_STR(sb_str(&sb), "42-x");
+	CHECK_STR(sb.buf, "42-x");
 	CHECK_EQ_INT(sb.len, 4);
 	sb_addf(&sb, "%s", "");
 	CHECK_EQ_INT(sb.len, 4);
 	sb_addf(&sb, "[%05x]", 0xbeefu);
-	CHECK_STR(sb_str(&sb), "42-x[0beef]");
+	CHECK_STR(sb.buf, "42-x[0beef]");
 
 	/* Longer than any first guess: the formatter must retry. */
 	for (i = 0; i < sizeof(big) - 1; i++)
@@ -160,7 +165,7 @@ TEST(vaddf)
 	memset(big, 'q', sizeof(big) - 1);
 	big[sizeof(big) - 1] = 0;
 	addv(&sb, "%s=%u", "n", 7u);
-	CHECK_STR(sb_str(&sb), "n=7");
+	CHECK_STR(sb.buf, "n=7");
 	addv(&sb, "%s", big);
 	CHECK_EQ_INT(sb.len, 3 + strlen(big));
 	CHECK(terminated(&sb));
@@ -174,7 +179,7 @@ int main(void)
 	/* Fresh heap memory is not zero: a missing terminator shows every run. */
 	mallopt(M_PERTURB, 0x41);
 #endif
-	RUN(zeroed_is_empty);
+	RUN(init_is_empty);
 	RUN(grow_keeps_invariant);
 	RUN(adds_and_addc);
 	RUN(add_binary);
