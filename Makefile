@@ -13,8 +13,10 @@ PKG_CONFIG ?= pkg-config
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wshadow -Wno-sign-compare -Wno-unused-parameter
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc/symbolize
+CPPFLAGS += -D_GNU_SOURCE -Iinclude
 ALL_CFLAGS = -std=gnu11 -pthread $(WARN) $(CFLAGS)
+# Each compile also writes TARGET.d, the headers TARGET was built from.
+DEPFLAGS = -MMD -MP
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # libiberty (binutils' demangler) ships no pkg-config file.
@@ -33,6 +35,7 @@ OBJS := $(SRCS:%.c=$(BUILD)/%.o)
 LIB_OBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+DEPS := $(OBJS:.o=.d) $(UNIT_BINS:=.d)
 
 .PHONY: all pprof check demo install uninstall clean deps unit
 
@@ -44,13 +47,18 @@ pprof: $(BUILD)/pprof
 $(BUILD)/pprof: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h)
+# A target whose .d file is missing (a first build, an older build tree) is
+# rebuilt, as its headers are unknown.
+$(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(LIB_OBJS)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc/symbolize $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+$(DEPS):
+include $(wildcard $(DEPS))
 
 unit: $(UNIT_BINS)
 	@mkdir -p tests/unit/bin

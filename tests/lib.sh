@@ -1,5 +1,6 @@
 # lib.sh - helpers sourced by the tests/t-*.sh scripts.
 # Environment from tests/run-tests: TOP, PPROF, TESTDATA, TEST_TMP.
+# Each script keeps its files under its own directory W in TEST_TMP.
 : "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${PPROF:=$TOP/pprof}"
 : "${TESTDATA:=$TOP/testdata}"
@@ -8,9 +9,17 @@ if [ -z "${TEST_TMP:-}" ]; then
 	trap 'rm -rf "$TEST_TMP"' EXIT
 fi
 
+# FAILED is 1 once a check has failed: a script may end with exit "$FAILED".
+FAILED=0
 ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; }
+not_ok() { echo "not ok - $*"; FAILED=1; }
 skip() { echo "skip - $*"; }
+
+# show FILE [N [LABEL]]: the first N (10) lines of FILE, indented, each
+# after "LABEL: " when a LABEL is given.
+show() {
+	sed "s/^/    ${3:+$3: }/" "$1" | head -n "${2:-10}"
+}
 
 # check NAME COMMAND...: passes when COMMAND exits 0.
 check() {
@@ -26,6 +35,100 @@ same_output() {
 		not_ok "$1"
 		diff -u "$2" "$3" | head -n 40 | sed 's/^/    /'
 	fi
+}
+
+# exited_cleanly STATUS STDERR_FILE [WANT...]: whether a command that exited
+# with STATUS, its stderr in STDERR_FILE, exited cleanly: it did not time out
+# (status 124, timeout's), die of a signal or fail to run (125 and above),
+# print a sanitizer report (AddressSanitizer, LeakSanitizer, or
+# UndefinedBehaviorSanitizer's "runtime error"), and, when WANT statuses are
+# given, its status is one of them.  Sets WHY to the reason it did not exit
+# cleanly ("" when it did) and ERR_LINES to the lines of STDERR_FILE.
+# Starts no process: the truncation tests call it thousands of times.
+exited_cleanly() {
+	local status=$1 all want
+	ERR_LINES=()
+	mapfile -t ERR_LINES <"$2"
+	shift 2
+	all="${ERR_LINES[*]}"
+	want="$*"
+	WHY=
+	if [ "$status" -eq 124 ]; then
+		WHY="timed out"
+	elif [ "$status" -ge 125 ]; then
+		WHY="crashed (status $status)"
+	elif [[ $all == *AddressSanitizer* || $all == *LeakSanitizer* ||
+		$all == *UndefinedBehaviorSanitizer* || $all == *"runtime error"* ]]; then
+		WHY="sanitizer report on stderr"
+	elif [ $# -gt 0 ] && [[ " $want " != *" $status "* ]]; then
+		WHY="exit status $status, want ${want// / or }"
+	fi
+	[ -z "$WHY" ]
+}
+
+# clean_exit NAME STATUS STDERR_FILE [WANT...]: passes when the command
+# exited cleanly (see exited_cleanly); otherwise shows its stderr.
+clean_exit() {
+	local name=$1 status=$2 err=$3
+	shift 3
+	if exited_cleanly "$status" "$err" "$@"; then
+		ok "$name"
+		return 0
+	fi
+	not_ok "$name ($WHY)"
+	show "$err" 10 stderr
+	return 1
+}
+
+# failed_cleanly STATUS STDOUT_FILE STDERR_FILE [TEXT...]: whether a command
+# failed cleanly: it exited cleanly with status 1, printed nothing on stdout
+# and one line on stderr, containing each TEXT.  Sets WHY and ERR_LINES as
+# exited_cleanly does.
+failed_cleanly() {
+	local text
+	exited_cleanly "$1" "$3" 1 || return 1
+	if [ -s "$2" ]; then
+		WHY="output on stdout"
+	elif [ "${#ERR_LINES[@]}" -ne 1 ]; then
+		WHY="${#ERR_LINES[@]} lines on stderr, want 1"
+	else
+		for text in "${@:4}"; do
+			if [[ ${ERR_LINES[0]} != *"$text"* ]]; then
+				WHY="stderr lacks '$text'"
+				break
+			fi
+		done
+	fi
+	[ -z "$WHY" ]
+}
+
+# run_pprof ARGS...: runs $PPROF ARGS for 20 seconds at most, its stdout
+# into $W/out and its stderr into $W/err; sets RC to its exit status.
+run_pprof() {
+	timeout 20 "$PPROF" "$@" >"$W/out" 2>"$W/err"
+	RC=$?
+}
+
+# fails_cleanly NAME [TEXT...]: passes when the last run_pprof failed cleanly
+# (see failed_cleanly).  SHOW_ERR=1 shows the message of a passing run too.
+fails_cleanly() {
+	local name=$1
+	shift
+	if failed_cleanly "$RC" "$W/out" "$W/err" "$@"; then
+		ok "$name: fails cleanly"
+		if [ -n "${SHOW_ERR:-}" ]; then show "$W/err" 5 stderr; fi
+		return 0
+	fi
+	not_ok "$name: fails cleanly ($WHY)"
+	show "$W/out" 5 stdout
+	show "$W/err" 5 stderr
+	return 1
+}
+
+# short_addrs FILE: FILE with 16-digit addresses of 8 leading zeros written
+# with 8 digits, as google-pprof prints the addresses of 32-bit profiles.
+short_addrs() {
+	sed -E -e 's/0x00000000([0-9a-f]{8})\b/0x\1/g' -e 's/\b00000000([0-9a-f]{8})\b/\1/g' "$1"
 }
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -62,9 +165,12 @@ build() {
 		return 0
 	fi
 	not_ok "$name builds"
-	sed 's/^/    /' "$TEST_TMP/build.log" | head -n 20
+	show "$TEST_TMP/build.log" 20
 	return 1
 }
+
+# Link flags of the programs a test profiles with cpu_profile.
+PROF_LIBS=(-Wl,--no-as-needed -lprofiler)
 
 # Profiles hold raw addresses: without ASLR the runs of a program share one
 # address layout, so their profiles can be summed and compared.
@@ -80,7 +186,7 @@ cpu_profile() {
 	if ! CPUPROFILE=$prof CPUPROFILE_FREQUENCY=1000 "${NOASLR[@]}" "$prog" ${4:+"$4"} \
 		>"$TEST_TMP/run.log" 2>&1; then
 		not_ok "$name runs"
-		sed 's/^/    /' "$TEST_TMP/run.log" | head -n 20
+		show "$TEST_TMP/run.log" 20
 		return 1
 	fi
 	[ -s "$prof" ] && return 0

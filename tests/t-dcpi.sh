@@ -23,10 +23,7 @@ mkdir -p "$W"
 GEN=(python3 "$TOP/scripts/gen-dcpi")
 SRC=$TESTDATA/dcpi/hot.c
 
-if [ ! -x "$PPROF" ]; then
-	not_ok "$PPROF is built (run make)"
-	exit 1
-fi
+require gcc objdump nm python3 || exit 1
 
 # -ffile-prefix-map makes the debug info name /dcpi/hot.c wherever the tree is.
 if ! gcc -g -O0 -ffile-prefix-map="$TESTDATA/dcpi"=/dcpi -o "$W/hot" "$SRC" ||
@@ -34,23 +31,6 @@ if ! gcc -g -O0 -ffile-prefix-map="$TESTDATA/dcpi"=/dcpi -o "$W/hot" "$SRC" ||
 	not_ok "test programs build"
 	exit 1
 fi
-
-# run_pprof ARGS...: runs pprof ARGS into $W/out, $W/err; sets RC.
-run_pprof() {
-	timeout 20 "$PPROF" "$@" >"$W/out" 2>"$W/err"
-	RC=$?
-}
-
-# crash_reason: prints why the last run counts as a crash, or nothing.
-crash_reason() {
-	if [ "$RC" -eq 124 ]; then
-		echo "timed out"
-	elif [ "$RC" -ge 125 ]; then
-		echo "crashed (status $RC)"
-	elif grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$W/err"; then
-		echo "sanitizer report on stderr"
-	fi
-}
 
 # header_lines BIN TSTART TSIZE: a complete header for BIN, with unknown lines.
 header_lines() {
@@ -115,12 +95,11 @@ for variant in pie nopie; do
 		opts=(--text)
 		case $kind in addresses) opts+=(--addresses) ;; lines) opts+=(--lines) ;; esac
 		run_pprof "${opts[@]}" "$BIN" "$V/prof.dcpi"
-		reason=$(crash_reason)
-		if [ -z "$reason" ] && [ "$RC" -eq 0 ] && [ ! -s "$W/err" ]; then
+		if exited_cleanly "$RC" "$W/err" 0 && [ ! -s "$W/err" ]; then
 			ok "$variant: ${opts[*]} exits 0 without messages"
 		else
-			not_ok "$variant: ${opts[*]} exits 0 without messages (status $RC${reason:+, $reason})"
-			head -n 5 "$W/err" | sed 's/^/    stderr: /'
+			not_ok "$variant: ${opts[*]} exits 0 without messages (status $RC${WHY:+, $WHY})"
+			show "$W/err" 5 stderr
 		fi
 		cp "$W/out" "$V/$kind.out"
 		check "$variant: ${opts[*]} prints 'Total: N samples' with the generator's total" \
@@ -219,7 +198,7 @@ for variant in pie nopie; do
 		ok "$variant: no program and no path: exit 0 and one warning"
 	else
 		not_ok "$variant: no program and no path: exit 0 and one warning (status $RC)"
-		head -n 3 "$W/err" | sed 's/^/    stderr: /'
+		show "$W/err" 3 stderr
 	fi
 	same_output "$variant: no program and no path: the counts per address are the generator's" \
 		"$V/addresses.want" "$V/nopath.got"
@@ -247,16 +226,14 @@ expect_total() {
 		return
 	fi
 	run_pprof --text ${prog:+"$prog"} "$W/v.dcpi"
-	local reason
-	reason=$(crash_reason)
 	# A report of no samples has no Total line and no rows: only the header.
-	if [ -z "$reason" ] && [ "$RC" -eq 0 ] &&
+	if exited_cleanly "$RC" "$W/err" 0 &&
 		if [ "$total" = 0 ]; then ! grep -qv '^dcpi ' "$W/out"; else grep -qx "Total: $total samples" "$W/out"; fi; then
 		ok "$name: read, Total: $total samples"
 	else
-		not_ok "$name: read, Total: $total samples (status $RC${reason:+, $reason})"
+		not_ok "$name: read, Total: $total samples (status $RC${WHY:+, $WHY})"
 		sed 's/^/    stdout: /' "$W/out" | tail -n 3
-		sed 's/^/    stderr: /' "$W/err" | head -n 3
+		show "$W/err" 3 stderr
 	fi
 }
 
@@ -291,49 +268,22 @@ if [ "$RC" -eq 0 ] && [ "$(wc -l <"$W/err")" -eq 1 ] && grep -q "warning: '$W/ho
 	ok "a program that does not cover the image's text: one warning, the report still made"
 else
 	not_ok "a program that does not cover the image's text: one warning, the report still made (status $RC)"
-	sed 's/^/    stderr: /' "$W/err" | head -n 3
+	show "$W/err" 3 stderr
 fi
 
 # --- malformed inputs --------------------------------------------------------
 
-# check_error FILE [WANT]: the last run failed cleanly naming FILE with an
-# offset (and the text WANT); prints why not, or nothing.
-check_error() {
-	local file=$1 want=${2:-} reason
-	reason=$(crash_reason)
-	if [ -n "$reason" ]; then
-		echo "$reason"
-	elif [ "$RC" -ne 1 ]; then
-		echo "exit status $RC, want 1"
-	elif [ -s "$W/out" ]; then
-		echo "output on stdout"
-	elif [ "$(wc -l <"$W/err")" -ne 1 ]; then
-		echo "$(wc -l <"$W/err") lines on stderr, want 1"
-	elif ! grep -qF "pprof: $file: offset 0x" "$W/err"; then
-		echo "stderr is not 'pprof: $file: offset 0xN: ...'"
-	elif [ -n "$want" ] && ! grep -qF -- "$want" "$W/err"; then
-		echo "stderr lacks '$want'"
-	fi
-}
-
-# bad NAME WANT: the description on stdin must give a clean error containing WANT.
+# bad NAME WANT: the description on stdin must give a clean error,
+# "pprof: FILE: offset 0xN: ..." containing WANT.
 bad() {
-	local name=$1 want=$2 f reason
+	local name=$1 want=$2 f
 	f=$W/bad-$(echo "$name" | tr -c 'a-zA-Z0-9\n' '-').dcpi
 	if ! "${GEN[@]}" -o "$f" - >/dev/null; then
 		not_ok "$name: gen-dcpi writes it"
 		return
 	fi
 	run_pprof --text "$W/hot" "$f"
-	reason=$(check_error "$f" "$want")
-	if [ -z "$reason" ]; then
-		ok "$name: fails cleanly"
-		if [ -n "${SHOW_ERR:-}" ]; then sed 's/^/    stderr: /' "$W/err"; fi
-	else
-		not_ok "$name: fails cleanly ($reason)"
-		sed 's/^/    stdout: /' "$W/out" | head -n 3
-		sed 's/^/    stderr: /' "$W/err" | head -n 3
-	fi
+	fails_cleanly "$name" "pprof: $f: offset 0x" "$want"
 }
 
 CH="chunk $HOT_LOOP: 1 2 3"
@@ -380,8 +330,7 @@ done
 # A control byte in the header.
 printf 'version 0.07\nplat\001form x\n' >"$W/ctl.dcpi"
 run_pprof --text "$W/ctl.dcpi"
-reason=$(check_error "$W/ctl.dcpi" "offset 0x11: byte 0x01")
-if [ -z "$reason" ]; then ok "a control byte in the header: fails cleanly"; else not_ok "a control byte in the header: fails cleanly ($reason)"; sed 's/^/    stderr: /' "$W/err"; fi
+fails_cleanly "a control byte in the header" "pprof: $W/ctl.dcpi: offset 0x" "offset 0x11: byte 0x01"
 
 # --- truncation --------------------------------------------------------------
 # A small profile cut at every offset: a clean error each time; from the first
@@ -408,18 +357,11 @@ failed=0 details=
 for ((n = 1; n < size; n++)); do
 	f=$W/cut/$n.dcpi
 	run_pprof --text "$f"
-	if [ "$n" -ge 8 ]; then
-		reason=$(check_error "$f")
-	else
-		reason=$(crash_reason)
-		[ -n "$reason" ] || [ "$RC" -eq 1 ] || reason="exit status $RC, want 1"
-		[ -n "$reason" ] || [ ! -s "$W/out" ] || reason="output on stdout"
-		[ -n "$reason" ] || [ "$(wc -l <"$W/err")" -eq 1 ] || reason="not one line on stderr"
-		[ -n "$reason" ] || grep -qF "$f" "$W/err" || reason="stderr does not name the file"
-	fi
-	if [ -n "$reason" ]; then
+	named="pprof: $f: offset 0x"
+	[ "$n" -ge 8 ] || named=$f
+	if ! failed_cleanly "$RC" "$W/out" "$W/err" "$named"; then
 		failed=$((failed + 1))
-		[ "$failed" -le 5 ] && details+="    cut at $n: $reason; stderr: $(head -n 1 "$W/err")"$'\n'
+		[ "$failed" -le 5 ] && details+="    cut at $n: $WHY; stderr: ${ERR_LINES[0]:-}"$'\n'
 	fi
 done
 if [ "$failed" -eq 0 ]; then

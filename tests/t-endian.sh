@@ -18,10 +18,7 @@ W=$TEST_TMP/endian
 mkdir -p "$W"
 GEN=(python3 "$TOP/scripts/gen-cpuprofile")
 
-if [ ! -x "$PPROF" ]; then
-	not_ok "$PPROF is built (run make)"
-	exit 1
-fi
+require python3 od || exit 1
 
 cat >"$W/stacks.txt" <<'EOF'
 period 5000
@@ -63,11 +60,6 @@ check "32-bit big-endian header" test "$(head -c 16 "$W/32be.prof" | od -An -tx1
 check "64-bit little-endian header" test "$(head -c 16 "$W/64le.prof" | od -An -tx1 | tr -d ' \n')" = 00000000000000000300000000000000
 check "64-bit big-endian header" test "$(head -c 16 "$W/64be.prof" | od -An -tx1 | tr -d ' \n')" = 00000000000000000000000000000003
 
-# Shortens 16-digit addresses with 8 leading zeros to 8 digits.
-short_addrs() {
-	sed -E -e 's/0x00000000([0-9a-f]{8})\b/0x\1/g' -e 's/\b00000000([0-9a-f]{8})\b/\1/g' "$1"
-}
-
 # compare_layouts NAME OPTS...: runs pprof on every layout, compares with 64le.
 compare_layouts() {
 	local name=$1 l rc
@@ -75,12 +67,11 @@ compare_layouts() {
 	for l in $layouts; do
 		timeout 60 "$PPROF" --text "$@" "$PROG" "$W/$l.prof" >"$W/$name.$l" 2>"$W/$name.$l.err"
 		rc=$?
-		if [ "$rc" -eq 0 ] && [ -s "$W/$name.$l" ] &&
-			! grep -qE 'AddressSanitizer|runtime error' "$W/$name.$l.err"; then
+		if exited_cleanly "$rc" "$W/$name.$l.err" 0 && [ -s "$W/$name.$l" ]; then
 			ok "$name: $l profile reads (status 0, output)"
 		else
-			not_ok "$name: $l profile reads (status $rc)"
-			head -n 5 "$W/$name.$l.err" | sed 's/^/    stderr: /'
+			not_ok "$name: $l profile reads (status $rc${WHY:+, $WHY})"
+			show "$W/$name.$l.err" 5 stderr
 		fi
 	done
 	if head -n 1 "$W/$name.64le" | grep -qx "Total: $total samples"; then

@@ -22,10 +22,7 @@ W=$TEST_TMP/golden
 mkdir -p "$W"
 cd "$TOP" || exit 1
 
-if [ ! -x "$PPROF" ]; then
-	not_ok "$PPROF is built (run make)"
-	exit 1
-fi
+require python3 || exit 1
 
 # The committed profiles must be what gen-cpuprofile makes of stacks.txt.
 for layout in "64 little 64le" "64 big 64be" "32 little 32le" "32 big 32be"; do
@@ -39,11 +36,6 @@ for layout in "64 little 64le" "64 big 64be" "32 little 32le" "32 big 32be"; do
 	fi
 done
 
-# Shortens 16-digit addresses with 8 leading zeros to 8 digits.
-short_addrs() {
-	sed -E -e 's/0x00000000([0-9a-f]{8})\b/0x\1/g' -e 's/\b00000000([0-9a-f]{8})\b/\1/g' "$1"
-}
-
 # run_case NAME LAYOUT OPTS...: runs pprof into $W/NAME.LAYOUT.{out,err}, checks it.
 run_case() {
 	local name=$1 l=$2 rc exp
@@ -53,12 +45,7 @@ run_case() {
 	rc=$?
 	case $l in 32*) exp=$G/prof32.$name.text ;; *) exp=$G/prof.$name.text ;; esac
 	same_output "$name ($l): --text $* matches google-pprof" "$exp" "$out"
-	if [ "$rc" -eq 0 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$err"; then
-		ok "$name ($l): exits 0 cleanly"
-	else
-		not_ok "$name ($l): exits 0 cleanly (status $rc)"
-		head -n 10 "$err" | sed 's/^/    stderr: /'
-	fi
+	clean_exit "$name ($l): exits 0 cleanly" "$rc" "$err" 0
 }
 
 while IFS=$'\t' read -r name opts; do
@@ -86,12 +73,7 @@ while IFS=$'\t' read -r name opts; do
 		timeout 60 "$PPROF" $opts --source_path="$G" "$G/prog" "$G/prof$l.prof" >"$out" 2>"$err"
 		rc=$?
 		same_output "$name ($l): $opts matches google-pprof" "$exp" "$out"
-		if [ "$rc" -eq 0 ] && ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer' "$err"; then
-			ok "$name ($l): exits 0 cleanly"
-		else
-			not_ok "$name ($l): exits 0 cleanly (status $rc)"
-			head -n 10 "$err" | sed 's/^/    stderr: /'
-		fi
+		clean_exit "$name ($l): exits 0 cleanly" "$rc" "$err" 0
 	done
 done <"$G/LISTS"
 

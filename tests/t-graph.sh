@@ -26,7 +26,6 @@
 set -u
 source "$(dirname "$0")/lib.sh"
 
-failed=0
 W=$TEST_TMP/graph
 mkdir -p "$W"
 REF=${GOOGLE_PPROF:-google-pprof}
@@ -38,14 +37,6 @@ case $PPROF in
 esac
 # Graphviz keeps some memory until exit; see the file for what is suppressed.
 export LSAN_OPTIONS="suppressions=$TOP/tests/lsan-graphviz.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-
-fail() { not_ok "$@"; failed=1; }
-pass() { ok "$@"; }
-# expect NAME COMMAND...: passes when COMMAND exits 0.
-expect() {
-	local name=$1; shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
 
 # --- prerequisites -----------------------------------------------------------
 PPROF=$PP require --libprofiler "$REF" gcc g++ gvpr python3 node pdfinfo pdftotext file || exit 1
@@ -225,8 +216,8 @@ compare() {
 	"$REF" --dot "$@" >"$W/ref.dot" 2>"$W/ref.err"
 	rc=$?
 	if [ "$rc" -ne 0 ] || [ ! -s "$W/ref.dot" ]; then
-		fail "$name: google-pprof --dot failed (status $rc), nothing to compare"
-		sed 's/^/    /' "$W/ref.err" | head -n 5
+		not_ok "$name: google-pprof --dot failed (status $rc), nothing to compare"
+		show "$W/ref.err" 5
 		return
 	fi
 	# Every edge between the nodes: the last --maxdegree and --edgefraction win.
@@ -234,8 +225,8 @@ compare() {
 	timeout 60 "$PP" --dot "$@" >"$W/our.dot" 2>"$W/our.err"
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
-		fail "$name: pprof --dot exits 0 (status $rc)"
-		sed 's/^/    /' "$W/our.err" | head -n 5
+		not_ok "$name: pprof --dot exits 0 (status $rc)"
+		show "$W/our.err" 5
 		return
 	fi
 	norm "$W/ref.dot" >"$W/ref.n"
@@ -243,17 +234,17 @@ compare() {
 	norm "$W/full.dot" >"$W/full.n"
 	if out=$(python3 "$W/graph.py" compare "$W/ref.n" "$W/our.n" "$W/full.n" \
 		"$(maxdegree_of "$@")"); then
-		pass "$name: --dot matches google-pprof ($out)"
+		ok "$name: --dot matches google-pprof ($out)"
 	else
-		fail "$name: --dot matches google-pprof"
+		not_ok "$name: --dot matches google-pprof"
 		printf '%s\n' "$out" | sed 's/^/    /'
 	fi
 	# Our notes on stderr ("Dropping nodes ...") must be google-pprof's too.
 	if grep -qvxF -f "$W/ref.err" "$W/our.err"; then
-		fail "$name: stderr holds only what google-pprof prints"
-		sed 's/^/    stderr: /' "$W/our.err" | head -n 5
+		not_ok "$name: stderr holds only what google-pprof prints"
+		show "$W/our.err" 5 stderr
 	else
-		pass "$name: stderr holds only what google-pprof prints"
+		ok "$name: stderr holds only what google-pprof prints"
 	fi
 }
 
@@ -276,12 +267,12 @@ EOF
 if python3 "$TOP/scripts/gen-cpuprofile" -o "$W/flat.prof" "$W/flat.txt"; then
 	compare "flat profile" "$G/prog" "$W/flat.prof"
 	if [ -s "$W/our.n" ] && ! grep -q '^edge' "$W/our.n" && [ "$(grep -c '^node' "$W/our.n")" -eq 3 ]; then
-		pass "flat profile: two nodes and the legend, no edges"
+		ok "flat profile: two nodes and the legend, no edges"
 	else
-		fail "flat profile: two nodes and the legend, no edges"
+		not_ok "flat profile: two nodes and the legend, no edges"
 	fi
 else
-	fail "gen-cpuprofile writes the flat profile"
+	not_ok "gen-cpuprofile writes the flat profile"
 fi
 
 # --- 1b. real profiles ------------------------------------------------------------
@@ -290,7 +281,6 @@ profile() {
 	cpu_profile "$1 run $2" "$W/$1" "$W/$1-$2.prof" ${3:+"$3"}
 }
 
-PROF_LIBS=(-Wl,--no-as-needed -lprofiler)
 have_c=
 have_cxx=
 build c-prog gcc -g -O2 -o "$W/c-prog" "$PROGS/cprog.c" "${PROF_LIBS[@]}" &&
@@ -314,9 +304,9 @@ if [ -n "$have_cxx" ]; then
 		compare "cxx-prog ${opts:-(defaults)}" $opts "$W/cxx-prog" "$W/cxx-prog-a.prof"
 	done
 	if grep -q 'dashed' "$W/our.n"; then
-		pass "cxx-prog: edges into inlined code are dashed"
+		ok "cxx-prog: edges into inlined code are dashed"
 	else
-		fail "cxx-prog: edges into inlined code are dashed"
+		not_ok "cxx-prog: edges into inlined code are dashed"
 	fi
 fi
 [ -n "$have_c" ] || { echo "# no c-prog profile: the remaining checks need it"; exit 1; }
@@ -330,9 +320,9 @@ trim() {
 		"${C[@]}" >"$W/trim.dot" 2>/dev/null
 	norm "$W/trim.dot" >"$W/trim.n"
 	if out=$(python3 "$W/graph.py" check "$W/trim.n" "$W/text" "$2" "$3" "$4" "$5"); then
-		pass "trim $1: consistent with the options and the text report ($out)"
+		ok "trim $1: consistent with the options and the text report ($out)"
 	else
-		fail "trim $1: consistent with the options and the text report"
+		not_ok "trim $1: consistent with the options and the text report"
 		printf '%s\n' "$out" | sed 's/^/    /'
 	fi
 }
@@ -343,14 +333,14 @@ trim nodefraction=0.1 80 0.1 0.001 8
 trim "edgefraction=0.05 maxdegree=2" 80 0.005 0.05 2
 trim maxdegree=1 80 0 0 1
 n=$(grep -c '^node	N' "$W/trim.n")
-[ "$n" -gt 0 ] || fail "trim maxdegree=1 draws nodes"
+[ "$n" -gt 0 ] || not_ok "trim maxdegree=1 draws nodes"
 
 if "$PP" --dot --nodecount=0 "${C[@]}" >"$W/none.dot" 2>"$W/none.err"; then
-	fail "--nodecount=0: no nodes to print, status 1"
+	not_ok "--nodecount=0: no nodes to print, status 1"
 elif grep -q 'no nodes to print' "$W/none.err" && [ ! -s "$W/none.dot" ]; then
-	pass "--nodecount=0: no nodes to print, status 1"
+	ok "--nodecount=0: no nodes to print, status 1"
 else
-	fail "--nodecount=0: no nodes to print, status 1"
+	not_ok "--nodecount=0: no nodes to print, status 1"
 fi
 
 # --- 3. rendered formats -------------------------------------------------------------
@@ -364,17 +354,17 @@ kind() {
 	local what
 	what=$(file -b "$2")
 	if printf '%s\n' "$what" | grep -q "$3"; then
-		pass "$1 is $3"
+		ok "$1 is $3"
 	else
-		fail "$1 is $3 (file: $what)"
+		not_ok "$1 is $3 (file: $what)"
 	fi
 }
 for f in ps pdf svg png gif; do
 	if "$PP" --"$f" "${C[@]}" >"$W/g.$f" 2>"$W/g.$f.err" && [ -s "$W/g.$f" ]; then
-		pass "--$f exits 0 with output"
+		ok "--$f exits 0 with output"
 	else
-		fail "--$f exits 0 with output"
-		sed 's/^/    /' "$W/g.$f.err" | head -n 5
+		not_ok "--$f exits 0 with output"
+		show "$W/g.$f.err" 5
 	fi
 done
 kind --ps "$W/g.ps" 'PostScript document'
@@ -382,50 +372,50 @@ kind --pdf "$W/g.pdf" 'PDF document'
 kind --svg "$W/g.svg" 'SVG Scalable Vector Graphics image'
 kind --png "$W/g.png" 'PNG image data'
 kind --gif "$W/g.gif" 'GIF image data'
-expect "--pdf: pdfinfo reads one page" sh -c "pdfinfo '$W/g.pdf' | grep -q '^Pages: *1$'"
+check "--pdf: pdfinfo reads one page" sh -c "pdfinfo '$W/g.pdf' | grep -q '^Pages: *1$'"
 # The same graph: the legend's text in PDF and PostScript, every node and edge in SVG.
 pdftotext "$W/g.pdf" "$W/g.pdf.txt" 2>/dev/null
-expect "--pdf shows the legend" grep -q "Total samples: $total" "$W/g.pdf.txt"
-expect "--pdf shows the nodes" grep -q "msort_with_tmp" "$W/g.pdf.txt"
-expect "--ps shows the legend" grep -q "Total samples: $total" "$W/g.ps"
+check "--pdf shows the legend" grep -q "Total samples: $total" "$W/g.pdf.txt"
+check "--pdf shows the nodes" grep -q "msort_with_tmp" "$W/g.pdf.txt"
+check "--ps shows the legend" grep -q "Total samples: $total" "$W/g.ps"
 svg_nodes=$(grep -c 'class="node"' "$W/g.svg")
 svg_edges=$(grep -c 'class="edge"' "$W/g.svg")
 if [ "$svg_nodes" -eq "$nodes" ] && [ "$svg_edges" -eq "$edges" ]; then
-	pass "--svg draws the $nodes nodes and $edges edges of --dot"
+	ok "--svg draws the $nodes nodes and $edges edges of --dot"
 else
-	fail "--svg draws the $nodes nodes and $edges edges of --dot (svg: $svg_nodes, $svg_edges)"
+	not_ok "--svg draws the $nodes nodes and $edges edges of --dot (svg: $svg_nodes, $svg_edges)"
 fi
 # As google-pprof's: the graph fills the window and a script pans and zooms it.
-expect "--svg is well-formed XML" python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$W/g.svg"
-expect "--svg fills the window, without a viewBox" \
+check "--svg is well-formed XML" python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$W/g.svg"
+check "--svg fills the window, without a viewBox" \
 	sh -c "grep -q '^<svg width=\"100%\" height=\"100%\"\$' '$W/g.svg' && ! grep -q 'viewBox=' '$W/g.svg'"
-expect "--svg puts the graph inside the viewport group" \
+check "--svg puts the graph inside the viewport group" \
 	sh -c "grep -A1 '^<g id=\"viewport\" transform=\"translate(0,0)\">\$' '$W/g.svg' | grep -q '^<g id=\"graph0\"'"
-node "$TOP/tests/svgpan.js" "$W/g.svg" >"$W/svgpan.out" 2>&1 || failed=1
+node "$TOP/tests/svgpan.js" "$W/g.svg" >"$W/svgpan.out" 2>&1 || FAILED=1
 cat "$W/svgpan.out"
-grep -q '^ok - ' "$W/svgpan.out" || fail "node runs tests/svgpan.js"
+grep -q '^ok - ' "$W/svgpan.out" || not_ok "node runs tests/svgpan.js"
 # Edges narrower than 1 are drawn 1 wide in SVG (pprof's rule for --svg and --web).
 if grep -q 'stroke-width="0\.' "$W/g.svg"; then
-	fail "--svg: no edge is thinner than 1"
+	not_ok "--svg: no edge is thinner than 1"
 else
-	pass "--svg: no edge is thinner than 1"
+	ok "--svg: no edge is thinner than 1"
 fi
 
 # -o FILE: written whole; a failure leaves the old file alone and no temporary file.
 mkdir -p "$W/o"
-expect "-o FILE writes a PDF" sh -c "'$PP' --pdf -o '$W/o/g.pdf' '${C[0]}' '${C[1]}' 2>/dev/null &&
+check "-o FILE writes a PDF" sh -c "'$PP' --pdf -o '$W/o/g.pdf' '${C[0]}' '${C[1]}' 2>/dev/null &&
 	pdfinfo '$W/o/g.pdf' >/dev/null 2>&1"
 cp "$W/o/g.pdf" "$W/o/before"
 if "$PP" --pdf --nodecount=0 -o "$W/o/g.pdf" "${C[@]}" 2>/dev/null; then
-	fail "-o FILE: a failed run exits 1"
+	not_ok "-o FILE: a failed run exits 1"
 else
-	pass "-o FILE: a failed run exits 1"
+	ok "-o FILE: a failed run exits 1"
 fi
-expect "-o FILE: a failed run leaves FILE as it was" cmp -s "$W/o/before" "$W/o/g.pdf"
+check "-o FILE: a failed run leaves FILE as it was" cmp -s "$W/o/before" "$W/o/g.pdf"
 if [ "$(ls "$W/o" | wc -l)" -eq 2 ]; then
-	pass "-o FILE: no temporary file is left behind"
+	ok "-o FILE: no temporary file is left behind"
 else
-	fail "-o FILE: no temporary file is left behind ($(ls "$W/o" | tr '\n' ' '))"
+	not_ok "-o FILE: no temporary file is left behind ($(ls "$W/o" | tr '\n' ' '))"
 fi
 
 # --- 4. no dot or ps2pdf is run ---------------------------------------------------
@@ -437,16 +427,16 @@ done
 for f in ps pdf svg png gif; do
 	if env PATH=/nonexistent "$PP" --"$f" "${C[@]}" >"$W/nopath.$f" 2>/dev/null &&
 		[ "$(file -b "$W/nopath.$f" | cut -c1-3)" = "$(file -b "$W/g.$f" | cut -c1-3)" ]; then
-		pass "--$f renders with an empty PATH"
+		ok "--$f renders with an empty PATH"
 	else
-		fail "--$f renders with an empty PATH"
+		not_ok "--$f renders with an empty PATH"
 	fi
 	env PATH="$W/trap" "$PP" --"$f" "${C[@]}" >/dev/null 2>&1
 done
 if [ -e "$W/trap/ran" ]; then
-	fail "no dot, neato or ps2pdf program is run"
+	not_ok "no dot, neato or ps2pdf program is run"
 else
-	pass "no dot, neato or ps2pdf program is run"
+	ok "no dot, neato or ps2pdf program is run"
 fi
 
 # --- 5. Graphviz plugins -----------------------------------------------------------
@@ -455,8 +445,8 @@ mkdir -p "$W/gvempty"
 if GVBINDIR=$W/gvempty "$PP" --png "${C[@]}" >"$W/nocfg.png" 2>"$W/nocfg.err"; then
 	kind "--png without a Graphviz plugin configuration" "$W/nocfg.png" 'PNG image data'
 else
-	fail "--png without a Graphviz plugin configuration"
-	sed 's/^/    /' "$W/nocfg.err" | head -n 5
+	not_ok "--png without a Graphviz plugin configuration"
+	show "$W/nocfg.err" 5
 fi
 gvlib=$(pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
 if [ -f "$gvlib/config6a" ] && [ -e "$gvlib/libgvplugin_core.so.6" ]; then
@@ -466,12 +456,12 @@ if [ -f "$gvlib/config6a" ] && [ -e "$gvlib/libgvplugin_core.so.6" ]; then
 		"$gvlib/config6a" >"$W/gvpart/config6a"
 	ln -sf "$gvlib/libgvplugin_core.so.6" "$gvlib/libgvplugin_dot_layout.so.6" "$W/gvpart/"
 	if GVBINDIR=$W/gvpart "$PP" --pdf "${C[@]}" >"$W/part.pdf" 2>"$W/part.err"; then
-		fail "--pdf without the cairo plugin fails"
+		not_ok "--pdf without the cairo plugin fails"
 	elif grep -q 'pdf.*libgvplugin_pango.*libgvc6' "$W/part.err" && [ ! -s "$W/part.pdf" ]; then
-		pass "--pdf without the cairo plugin fails, naming the plugin and its package"
+		ok "--pdf without the cairo plugin fails, naming the plugin and its package"
 	else
-		fail "--pdf without the cairo plugin fails, naming the plugin and its package"
-		sed 's/^/    /' "$W/part.err" | head -n 5
+		not_ok "--pdf without the cairo plugin fails, naming the plugin and its package"
+		show "$W/part.err" 5
 	fi
 	GVBINDIR=$W/gvpart "$PP" --svg "${C[@]}" >"$W/part.svg" 2>/dev/null
 	kind "--svg with only the core plugins" "$W/part.svg" 'SVG'
@@ -498,60 +488,60 @@ viewer() {
 	rm -f "$W/$1.args" "$W/$1.copy"
 	if ! env PATH="$W/bin" BROWSER="$W/bin/browser" TMPDIR="$W/vtmp" "$PP" "$2" "${C[@]}" \
 		>"$W/$1.out" 2>"$W/$1.err"; then
-		fail "$2 exits 0"
-		sed 's/^/    /' "$W/$1.err" | head -n 5
+		not_ok "$2 exits 0"
+		show "$W/$1.err" 5
 		return
 	fi
 	kind "$2 shows a file that" "$W/$1.copy" "$3"
-	expect "$2 prints nothing on stdout" test ! -s "$W/$1.out"
+	check "$2 prints nothing on stdout" test ! -s "$W/$1.out"
 	file=$(tail -n 1 "$W/$1.args")
 	case $file in
-	/*) pass "$2 passes an absolute temporary file ($file)" ;;
-	*) fail "$2 passes an absolute temporary file ($file)" ;;
+	/*) ok "$2 passes an absolute temporary file ($file)" ;;
+	*) not_ok "$2 passes an absolute temporary file ($file)" ;;
 	esac
 	if [ "$1" != browser ]; then
-		expect "$2 removes its temporary file" test ! -e "$file"
+		check "$2 removes its temporary file" test ! -e "$file"
 	fi
 }
 viewer gv --gv 'PostScript document'
-expect "--gv passes gperftools pprof's gv options" grep -qx -- '--noantialias' "$W/gv.args"
+check "--gv passes gperftools pprof's gv options" grep -qx -- '--noantialias' "$W/gv.args"
 viewer evince --evince 'PDF document'
 viewer browser --web 'SVG'
-expect "--web's file pans and zooms as --svg does" grep -q '^<g id="viewport"' "$W/browser.copy"
-expect "--web says which file it loads" grep -q '^Loading web page file:///' "$W/browser.err"
+check "--web's file pans and zooms as --svg does" grep -q '^<g id="viewport"' "$W/browser.copy"
+check "--web says which file it loads" grep -q '^Loading web page file:///' "$W/browser.err"
 web_file=$(tail -n 1 "$W/browser.args")
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do
 	[ -e "$web_file" ] || break
 	sleep 1
 done
-expect "--web removes its temporary file a few seconds later" test ! -e "$web_file"
+check "--web removes its temporary file a few seconds later" test ! -e "$web_file"
 # Missing viewers: status 1 and what to install.
 for v in gv evince; do
 	if env PATH="$W/nobin" TMPDIR="$W/vtmp" "$PP" --$v "${C[@]}" >/dev/null 2>"$W/miss.err"; then
-		fail "--$v without $v fails"
+		not_ok "--$v without $v fails"
 	elif grep -q "'$v'.*install the $v package" "$W/miss.err"; then
-		pass "--$v without $v fails and says to install $v"
+		ok "--$v without $v fails and says to install $v"
 	else
-		fail "--$v without $v fails and says to install $v"
-		sed 's/^/    /' "$W/miss.err"
+		not_ok "--$v without $v fails and says to install $v"
+		show "$W/miss.err"
 	fi
 done
 if env -u BROWSER PATH="$W/nobin" TMPDIR="$W/vtmp" "$PP" --web "${C[@]}" >/dev/null 2>"$W/miss.err"; then
-	fail "--web without a browser fails"
+	not_ok "--web without a browser fails"
 elif grep -q "xdg-open.*xdg-utils.*BROWSER" "$W/miss.err"; then
-	pass "--web without \$BROWSER or xdg-open fails and says what to install"
+	ok "--web without \$BROWSER or xdg-open fails and says what to install"
 else
-	fail "--web without \$BROWSER or xdg-open fails and says what to install"
-	sed 's/^/    /' "$W/miss.err"
+	not_ok "--web without \$BROWSER or xdg-open fails and says what to install"
+	show "$W/miss.err"
 fi
 if [ -z "$(ls -A "$W/vtmp")" ]; then
-	pass "no viewer temporary file is left behind"
+	ok "no viewer temporary file is left behind"
 else
-	fail "no viewer temporary file is left behind ($(ls "$W/vtmp" | tr '\n' ' '))"
+	not_ok "no viewer temporary file is left behind ($(ls "$W/vtmp" | tr '\n' ' '))"
 fi
 
 # --- 7. the picture in the README --------------------------------------------------
 kind docs/graph.png "$TOP/docs/graph.png" 'PNG image data'
-expect "README shows docs/graph.png" grep -q 'docs/graph.png' "$TOP/README"
+check "README shows docs/graph.png" grep -q 'docs/graph.png' "$TOP/README"
 
-exit "$failed"
+exit "$FAILED"

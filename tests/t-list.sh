@@ -17,14 +17,11 @@
 #  - a missing source file, --source_path and --trim_path;
 #  - stripped objects; routines without samples; a bad regex;
 #  - the list and disasm commands of the prompt;
-#  - no sanitizer report in any stderr.
+#  - no crash and no sanitizer report in any run.
 # Missing google-pprof or libprofiler is a failure, not a skip:
 # scripts/install-deps installs google-perftools and libgoogle-perftools-dev.
 set -u
 source "$(dirname "$0")/lib.sh"
-
-failed=0
-not_ok() { echo "not ok - $*"; failed=1; }
 
 PROGS=$TESTDATA/progs
 W=$TEST_TMP/list
@@ -36,7 +33,6 @@ require --libprofiler "$REF" gcc g++ nm objdump strip || exit 1
 cd "$W" || exit 1
 
 # --- build and profile ---------------------------------------------------------
-PROF_LIBS=(-Wl,--no-as-needed -lprofiler)
 CFLAGS=(-g -O2)
 # multi-prog and the stripped one each have their libmulti.so beside them.
 mkdir -p "$W/strip"
@@ -109,20 +105,23 @@ references &
 REFS_PID=$!
 
 # --- helpers -------------------------------------------------------------------
-SAN='AddressSanitizer|runtime error|LeakSanitizer'
-nruns=0 sanitized=0
+nruns=0 unclean=0
+# ran OUT WHAT: counts a run (its status in rc, its stderr in OUT.err); one
+# that crashed or printed a sanitizer report fails at once.
+ran() {
+	nruns=$((nruns + 1))
+	exited_cleanly "$rc" "$1.err" && return
+	unclean=$((unclean + 1))
+	not_ok "no crash or sanitizer report: $2 ($WHY)"
+	show "$1.err" 20
+}
 # pp OUT ARGS...: runs $PPROF ARGS, stdout into OUT, stderr into OUT.err;
-# sets rc.  Any sanitizer report fails at once.
+# sets rc.
 pp() {
 	local out=$1; shift
 	timeout 120 "$PPROF" "$@" >"$out" 2>"$out.err"
 	rc=$?
-	nruns=$((nruns + 1))
-	if grep -qE "$SAN" "$out.err"; then
-		sanitized=$((sanitized + 1))
-		not_ok "no sanitizer report: pprof $*"
-		grep -E -A5 "$SAN" "$out.err" | head -n 20 | sed 's/^/    /'
-	fi
+	ran "$out" "pprof $*"
 }
 
 # canon [-v dedup=1] FILE: the ROUTINE blocks of a listing, with exact
@@ -220,7 +219,7 @@ check_run() {
 		return 0
 	fi
 	not_ok "$2 exits 0 with an output (status $rc)"
-	sed 's/^/    stderr: /' "$1.err" | head -n 10
+	show "$1.err" 10 stderr
 	return 1
 }
 
@@ -493,11 +492,7 @@ done
 prompt() {
 	printf '%b' "$3" | timeout 120 "$PPROF" --interactive "$2" "$2.prof" >"$1" 2>"$1.err"
 	rc=$?
-	nruns=$((nruns + 1))
-	if grep -qE "$SAN" "$1.err"; then
-		sanitized=$((sanitized + 1))
-		not_ok "no sanitizer report: the prompt with $3"
-	fi
+	ran "$1" "the prompt with $3"
 }
 # interactive NAME PROG COMMANDS EXPECTED...: the prompt's output for
 # COMMANDS is the concatenation of the EXPECTED outputs, apart from the lines
@@ -513,7 +508,7 @@ interactive() {
 		ok "$name: exit 0, nothing else on stderr"
 	else
 		not_ok "$name: exit 0, nothing else on stderr (status $rc)"
-		sed 's/^/    stderr: /' out/i.out.err | head -n 10
+		show out/i.out.err 10 stderr
 	fi
 }
 pp out/i-list --list='^fib<' c-prog c-prog.prof
@@ -547,8 +542,8 @@ for i in "${!later_key[@]}"; do
 	"ref_${later_kind[i]}" "${later_key[i]}" "${later_name[i]}"
 done
 
-# --- 9. sanitizers -------------------------------------------------------------------
-[ "$sanitized" -eq 0 ] && ok "no sanitizer report in the stderr of $nruns runs"
+# --- 9. crashes and sanitizers -------------------------------------------------------
+[ "$unclean" -eq 0 ] && ok "no crash or sanitizer report in $nruns runs"
 
 wait
-exit "$failed"
+exit "$FAILED"

@@ -26,86 +26,23 @@ mkdir -p "$W"
 GEN=(python3 "$TOP/scripts/gen-cpuprofile")
 EXPECTED=$G/prof.default.text
 
-if [ ! -x "$PPROF" ]; then
-	not_ok "$PPROF is built (run make)"
-	exit 1
-fi
+require python3 || exit 1
 
-# run_pprof ARGS...: runs pprof --text ARGS into $W/out, $W/err; sets RC.
-run_pprof() {
-	timeout 20 "$PPROF" --text "$@" >"$W/out" 2>"$W/err"
-	RC=$?
-}
-
-# check_crash: sets REASON to why the last run counts as a crash, or to "".
-# Also loads stderr into ERR_LINES.  Uses no subshell: the truncation loop
-# runs it thousands of times.
-check_crash() {
-	REASON=
-	mapfile -t ERR_LINES <"$W/err"
-	local all="${ERR_LINES[*]}"
-	if [ "$RC" -eq 124 ]; then
-		REASON="timed out"
-	elif [ "$RC" -ge 125 ]; then
-		REASON="crashed (status $RC)"
-	elif [[ $all == *AddressSanitizer* || $all == *LeakSanitizer* || $all == *"runtime error"* ]]; then
-		REASON="sanitizer report on stderr"
-	fi
-}
-
-# check_error SHOWN WANT_OFFSET: sets REASON to why the last run is not a
-# clean error naming SHOWN (and containing the word "offset" when
-# WANT_OFFSET is 1), or to "" when it is.
-check_error() {
-	local shown=$1 want_offset=$2
-	check_crash
-	[ -z "$REASON" ] || return
-	if [ "$RC" -ne 1 ]; then
-		REASON="exit status $RC, want 1"
-	elif [ -s "$W/out" ]; then
-		REASON="output on stdout"
-	elif [ "${#ERR_LINES[@]}" -ne 1 ]; then
-		REASON="${#ERR_LINES[@]} lines on stderr, want 1"
-	elif [[ ${ERR_LINES[0]} != *"$shown"* ]]; then
-		REASON="stderr does not name $shown"
-	elif [ "$want_offset" = 1 ] && [[ ${ERR_LINES[0]} != *offset* ]]; then
-		REASON="stderr lacks the word 'offset'"
-	fi
-}
-
-show_run() {
-	sed 's/^/    stdout: /' "$W/out" | head -n 5
-	sed 's/^/    stderr: /' "$W/err" | head -n 5
-}
-
-# expect_error NAME SHOWN WANT_OFFSET ARGS...: pprof --text ARGS must fail cleanly.
+# expect_error NAME SHOWN ARGS...: pprof --text ARGS must fail cleanly, its
+# message naming SHOWN.
 expect_error() {
-	local name=$1 shown=$2 want_offset=$3
-	shift 3
-	run_pprof "$@"
-	check_error "$shown" "$want_offset"
-	if [ -z "$REASON" ]; then
-		ok "$name: fails cleanly"
-		if [ -n "${SHOW_ERR:-}" ]; then sed 's/^/    stderr: /' "$W/err"; fi
-	else
-		not_ok "$name: fails cleanly ($REASON)"
-		show_run
-	fi
+	local name=$1 shown=$2
+	shift 2
+	run_pprof --text "$@"
+	fails_cleanly "$name" "$shown"
 }
 
 # expect_report NAME PROFILE [EXPECTED]: pprof must print the normal golden
 # report (EXPECTED, by default prof.default.text).
 expect_report() {
 	local name=$1 prof=$2 expected=${3:-$EXPECTED}
-	run_pprof "$PROG" "$prof"
-	check_crash
-	if [ -z "$REASON" ] && [ "$RC" -ne 0 ]; then REASON="exit status $RC, want 0"; fi
-	if [ -z "$REASON" ]; then
-		ok "$name: exits 0 without crashing"
-	else
-		not_ok "$name: exits 0 without crashing ($REASON)"
-		show_run
-	fi
+	run_pprof --text "$PROG" "$prof"
+	clean_exit "$name: exits 0 without crashing" "$RC" "$W/err" 0
 	same_output "$name: normal report" "$expected" "$W/out"
 }
 
@@ -177,13 +114,14 @@ for layout in "64 little 64le" "32 little 32le" "64 big 64be" "32 big 32be"; do
 	cut_files "$full" "$W/cut$l" $points
 	tested=0 failed=0 details=
 	for n in $points; do
-		run_pprof "$PROG" "$W/cut$l/$n.prof"
-		check_error "$W/cut$l/$n.prof" $((n >= 4))
+		run_pprof --text "$PROG" "$W/cut$l/$n.prof"
+		offset=
+		[ "$n" -ge 4 ] && offset=offset
 		tested=$((tested + 1))
-		if [ -n "$REASON" ]; then
+		if ! failed_cleanly "$RC" "$W/out" "$W/err" "$W/cut$l/$n.prof" "$offset"; then
 			failed=$((failed + 1))
 			if [ "$failed" -le 5 ]; then
-				details+="    cut at $n: $REASON; stderr: ${ERR_LINES[0]:-}"$'\n'
+				details+="    cut at $n: $WHY; stderr: ${ERR_LINES[0]:-}"$'\n'
 			fi
 		fi
 	done
@@ -203,19 +141,19 @@ done
 
 # --- empty, directory, missing files -----------------------------------------
 : >"$W/empty.prof"
-expect_error "empty profile" "$W/empty.prof" 0 "$PROG" "$W/empty.prof"
+expect_error "empty profile" "$W/empty.prof" "$PROG" "$W/empty.prof"
 mkdir -p "$W/dir.prof"
-expect_error "directory as profile" "$W/dir.prof" 0 "$PROG" "$W/dir.prof"
-expect_error "nonexistent profile" "$W/missing.prof" 0 "$PROG" "$W/missing.prof"
+expect_error "directory as profile" "$W/dir.prof" "$PROG" "$W/dir.prof"
+expect_error "nonexistent profile" "$W/missing.prof" "$PROG" "$W/missing.prof"
 printf 'this is not a profile\nat all\n' >"$W/text.prof"
-expect_error "text file as profile" "$W/text.prof" 0 "$PROG" "$W/text.prof"
+expect_error "text file as profile" "$W/text.prof" "$PROG" "$W/text.prof"
 
 "${GEN[@]}" -o "$W/plain.prof" "$W/nomap.txt" || not_ok "gen-cpuprofile makes plain.prof"
 printf 'int main() { return 0; }\n' >"$W/notelf.c"
-expect_error "program that is not ELF" "$W/notelf.c" 0 "$W/notelf.c" "$W/plain.prof"
-expect_error "nonexistent program" "$W/missing-prog" 0 "$W/missing-prog" "$W/plain.prof"
+expect_error "program that is not ELF" "$W/notelf.c" "$W/notelf.c" "$W/plain.prof"
+expect_error "nonexistent program" "$W/missing-prog" "$W/missing-prog" "$W/plain.prof"
 mkdir -p "$W/progdir"
-expect_error "directory as program" "$W/progdir" 0 "$W/progdir" "$W/plain.prof"
+expect_error "directory as program" "$W/progdir" "$W/progdir" "$W/plain.prof"
 
 # --- bad header words --------------------------------------------------------
 # bad_header NAME BITS HEADER_SLOTS...: golden records under a replaced header.
@@ -223,7 +161,7 @@ bad_header() {
 	local name=$1 bits=$2
 	shift 2
 	{ echo "header $*"; cat "$W/records.txt"; } | gen "$name" --bits "$bits"
-	expect_error "$name" "$W/$name.prof" 0 "$PROG" "$W/$name.prof"
+	expect_error "$name" "$W/$name.prof" "$PROG" "$W/$name.prof"
 }
 bad_header hdr-slot0-nonzero-64 64 1 3 0 10000 0
 bad_header hdr-slot0-nonzero-32 32 7 3 0 10000 0
@@ -241,7 +179,7 @@ bad_header hdr-neither-32 32 0 0x00030003 0 10000 0
 bad_header hdr-neither-64 64 0 0x0000000300000003 0 10000 0
 # only the first header slot.
 printf '\0\0\0\0\0\0\0\0' >"$W/hdr-one-slot.prof"
-expect_error "hdr-one-slot" "$W/hdr-one-slot.prof" 0 "$PROG" "$W/hdr-one-slot.prof"
+expect_error "hdr-one-slot" "$W/hdr-one-slot.prof" "$PROG" "$W/hdr-one-slot.prof"
 
 # A header with one extra word (header count 4) is valid: the extra word is skipped.
 { echo "header 0 4 0 10000 0 0"; grep -v -e '^period' "$G/stacks.txt"; } | gen hdr-extra-word
@@ -253,7 +191,7 @@ bad_record() {
 	local name=$1 bits=$2 rec=$3
 	{ echo "period 10000"; head -n 2 "$W/records.txt"; echo "$rec"; sed -n '3,$p' "$W/records.txt"; } |
 		gen "$name" --bits "$bits"
-	expect_error "$name" "$W/$name.prof" 0 "$PROG" "$W/$name.prof"
+	expect_error "$name" "$W/$name.prof" "$PROG" "$W/$name.prof"
 }
 bad_record num-pcs-0xffffffff-64 64 "record 1 0xffffffff 4016b3 401777 401528"
 bad_record num-pcs-0xffffffff-32 32 "record 1 0xffffffff 4016b3 401777 401528"
@@ -265,13 +203,13 @@ bad_record num-pcs-0-32 32 "record 5 0"
 
 # --- missing trailer -----------------------------------------------------------
 gen no-trailer --no-trailer <"$W/nomap.txt"
-expect_error "records then EOF (no trailer)" "$W/no-trailer.prof" 0 "$PROG" "$W/no-trailer.prof"
+expect_error "records then EOF (no trailer)" "$W/no-trailer.prof" "$PROG" "$W/no-trailer.prof"
 gen no-trailer-32 --bits 32 --no-trailer <"$W/nomap.txt"
-expect_error "records then EOF (no trailer, 32-bit)" "$W/no-trailer-32.prof" 0 "$PROG" "$W/no-trailer-32.prof"
+expect_error "records then EOF (no trailer, 32-bit)" "$W/no-trailer-32.prof" "$PROG" "$W/no-trailer-32.prof"
 gen no-trailer-map --no-trailer <"$G/stacks.txt"
-expect_error "records then map text (no trailer)" "$W/no-trailer-map.prof" 0 "$PROG" "$W/no-trailer-map.prof"
+expect_error "records then map text (no trailer)" "$W/no-trailer-map.prof" "$PROG" "$W/no-trailer-map.prof"
 { echo "header 0 3 0 10000 0"; } | gen header-only --no-trailer
-expect_error "header then EOF" "$W/header-only.prof" 0 "$PROG" "$W/header-only.prof"
+expect_error "header then EOF" "$W/header-only.prof" "$PROG" "$W/header-only.prof"
 
 # --- garbage map lines: still a valid profile ----------------------------------
 # garbage_map NAME DIRECTIVES: the golden profile with DIRECTIVES appended.

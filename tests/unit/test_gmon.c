@@ -3,82 +3,53 @@
 #include <string.h>
 
 #include "harness.h"
+#include "profiles.h"
 #include "reader.h"
 #include "strbuf.h"
 
+extern const struct reader reader_gmon;
+
 enum layout { GNU, BSD44, OLDBSD };
-
-struct gbuf {
-	struct strbuf sb;
-	unsigned width;
-	int big;
-};
-
-static void put_n(struct gbuf *g, uint64_t v, unsigned n)
-{
-	unsigned char b[8];
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		b[i] = (unsigned char)(v >> (8 * (g->big ? n - 1 - i : i)));
-	sb_add(&g->sb, (const char *)b, n);
-}
-
-static void put_w(struct gbuf *g, uint64_t v)
-{
-	put_n(g, v, g->width);
-}
 
 /*
  * One histogram 0x1000-0x1010 of 4 bins (2 units each, scale 2) with
  * counts 0, 3, 0, 1 at 100 Hz, and one arc 0x1008 -> 0x100c, count 5.
  */
-static void build(struct gbuf *g, enum layout layout, unsigned width, int big)
+static void build(struct filebuf *g, enum layout layout, unsigned width, int big)
 {
 	static const unsigned bins[4] = { 0, 3, 0, 1 };
 	unsigned i;
 
-	memset(&g->sb, 0, sizeof(g->sb));
-	g->width = width;
-	g->big = big;
+	filebuf_init(g, width, big);
 	if (layout == GNU) {
 		sb_add(&g->sb, "gmon", 4);
-		put_n(g, 1, 4);
+		filebuf_int(g, 1, 4);
 		sb_add(&g->sb, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
 		sb_addc(&g->sb, 0);
-		put_w(g, 0x1000);
-		put_w(g, 0x1010);
-		put_n(g, 4, 4);
-		put_n(g, 100, 4);
+		filebuf_word(g, 0x1000);
+		filebuf_word(g, 0x1010);
+		filebuf_int(g, 4, 4);
+		filebuf_int(g, 100, 4);
 		sb_add(&g->sb, "seconds\0\0\0\0\0\0\0\0s", 16);
 	} else {
 		size_t hdr = layout == BSD44 ? (width == 8 ? 40 : 32) : (width == 8 ? 20 : 12);
 
-		put_w(g, 0x1000);
-		put_w(g, 0x1010);
-		put_n(g, hdr + 8, 4);
+		filebuf_word(g, 0x1000);
+		filebuf_word(g, 0x1010);
+		filebuf_int(g, hdr + 8, 4);
 		if (layout == BSD44) {
-			put_n(g, 0x00051879, 4);
-			put_n(g, 100, 4);
+			filebuf_int(g, 0x00051879, 4);
+			filebuf_int(g, 100, 4);
 			sb_add(&g->sb, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
 		}
 	}
 	for (i = 0; i < 4; i++)
-		put_n(g, bins[i], 2);
+		filebuf_int(g, bins[i], 2);
 	if (layout == GNU)
 		sb_addc(&g->sb, 1);
-	put_w(g, 0x1008);
-	put_w(g, 0x100c);
-	put_n(g, 5, layout == GNU ? 4 : width);
-}
-
-extern const struct reader reader_gmon;
-static const struct reader *last_reader;
-
-static int load(struct gbuf *g, struct profile **p, struct err *e)
-{
-	return reader_load_buffer("t.gmon", (const unsigned char *)g->sb.buf, g->sb.len, p,
-				  &last_reader, e);
+	filebuf_word(g, 0x1008);
+	filebuf_word(g, 0x100c);
+	filebuf_int(g, 5, layout == GNU ? 4 : width);
 }
 
 /* The value of sample type k of the one-frame sample at addr (or arc self <- from). */
@@ -100,7 +71,7 @@ static int64_t value_at(const struct profile *p, uint64_t addr, uint64_t from, s
 
 static void check_content(const struct profile *p)
 {
-	CHECK(last_reader == &reader_gmon);
+	CHECK(filebuf_reader == &reader_gmon);
 	if (!CHECK_EQ_INT(p->nsample_type, 3))
 		return;
 	CHECK_STR(p->sample_type[0].type, "seconds");
@@ -131,14 +102,14 @@ TEST(same_samples_in_every_layout)
 	for (l = 0; l < 3; l++)
 		for (width = 4; width <= 8; width += 4)
 			for (big = 0; big <= 1; big++) {
-				struct gbuf g;
+				struct filebuf g;
 				struct profile *p = NULL;
 				struct err e = { { 0 } };
 
 				build(&g, layouts[l], width, big);
 				TEST_NOTE("layout %d, %u-bit, %s endian", (int)layouts[l], width * 8,
 					  big ? "big" : "little");
-				if (CHECK_EQ_INT(load(&g, &p, &e), 0)) {
+				if (CHECK_EQ_INT(filebuf_load(&g, "t.gmon", g.sb.len, &p, &e), 0)) {
 					CHECK_EQ_INT(p->address_bits, width * 8);
 					check_content(p);
 					profile_free(p);
@@ -151,7 +122,7 @@ TEST(same_samples_in_every_layout)
 
 TEST(truncated)
 {
-	struct gbuf g;
+	struct filebuf g;
 	size_t n;
 	int bad = 0;
 
@@ -160,7 +131,7 @@ TEST(truncated)
 	for (n = 1; n < g.sb.len; n++) {
 		struct profile *p = NULL;
 		struct err e = { { 0 } };
-		int r = reader_load_buffer("t.gmon", (const unsigned char *)g.sb.buf, n, &p, NULL, &e);
+		int r = filebuf_load(&g, "t.gmon", n, &p, &e);
 
 		if (n == 20 || n == 69) {
 			bad += r != 0;
@@ -177,24 +148,24 @@ TEST(truncated)
 
 TEST(errors)
 {
-	struct gbuf g;
+	struct filebuf g;
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 
 	build(&g, GNU, 8, 0);
 	g.sb.buf[4] = 2;
-	CHECK_EQ_INT(load(&g, &p, &e), -1);
+	CHECK_EQ_INT(filebuf_load(&g, "t.gmon", g.sb.len, &p, &e), -1);
 	CHECK_CONTAINS(e.msg, "t.gmon: offset 0x4: unsupported gmon.out version 2");
 	g.sb.buf[4] = 1;
 	sb_addc(&g.sb, 9);
-	CHECK_EQ_INT(load(&g, &p, &e), -1);
+	CHECK_EQ_INT(filebuf_load(&g, "t.gmon", g.sb.len, &p, &e), -1);
 	CHECK_CONTAINS(e.msg, "offset 0x5a: unknown record tag 9");
 	sb_release(&g.sb);
 
 	build(&g, GNU, 8, 0);
 	memset(g.sb.buf + 29, 0, 8);     /* high_pc = 0x1000... */
 	g.sb.buf[30] = 0x10;             /* ... exactly */
-	CHECK_EQ_INT(load(&g, &p, &e), -1);
+	CHECK_EQ_INT(filebuf_load(&g, "t.gmon", g.sb.len, &p, &e), -1);
 	CHECK_CONTAINS(e.msg, "offset 0x14: histogram with an empty address range");
 	sb_release(&g.sb);
 	CHECK(p == NULL);

@@ -8,35 +8,11 @@
 #include "graph.h"
 #include "harness.h"
 #include "profile.h"
+#include "profiles.h"
 #include "report.h"
 
-static const char *const one_type[] = { "samples", "count" };
-
-/*
- * Functions main, a, b, rec and inl (inlined into a); addresses:
- * 0x100 main, 0x200 a, 0x300 b, 0x400 rec, 0x500 inl inside a.
- */
-static struct location *loc_of(struct profile *p, uint64_t addr, const char *fn,
-			       const char *inlined)
-{
-	struct location *l = profile_location(p, addr);
-	struct line ln[2];
-	size_t n = 0;
-
-	if (inlined) {
-		ln[n].function = profile_function(p, inlined, inlined, "t.c", 1, NO_SYMBOL_ADDRESS);
-		ln[n++].line = 5;
-	}
-	ln[n].function = profile_function(p, fn, fn, "t.c", 1, NO_SYMBOL_ADDRESS);
-	ln[n++].line = 10;
-	profile_set_lines(p, l, ln, n);
-	return l;
-}
-
-static void add(struct profile *p, struct location **stack, size_t n, int64_t count)
-{
-	profile_add_sample(p, stack, n, &count);
-}
+/* Addresses of the functions main, a, b, rec, and of inl inlined into a. */
+enum { MAIN = 0x100, A = 0x200, B = 0x300, REC = 0x400, INL = 0x500 };
 
 /*
  * Stacks, leaf first:  a main (10); b a main (5); rec rec rec main (4);
@@ -44,20 +20,21 @@ static void add(struct profile *p, struct location **stack, size_t n, int64_t co
  */
 static struct profile *sample_profile(void)
 {
-	struct profile *p = profile_new();
-	struct location *m, *a, *b, *r, *i;
+	static const uint64_t a[] = { A, MAIN }, ba[] = { B, A, MAIN },
+			      rec[] = { REC, REC, REC, MAIN }, inl[] = { INL, MAIN },
+			      b[] = { B, MAIN };
+	struct profile *p = new_profile("samples", "count", NULL);
 
-	profile_set_sample_types(p, 1, one_type);
-	m = loc_of(p, 0x100, "main", NULL);
-	a = loc_of(p, 0x200, "a", NULL);
-	b = loc_of(p, 0x300, "b", NULL);
-	r = loc_of(p, 0x400, "rec", NULL);
-	i = loc_of(p, 0x500, "a", "inl");
-	add(p, (struct location *[]){ a, m }, 2, 10);
-	add(p, (struct location *[]){ b, a, m }, 3, 5);
-	add(p, (struct location *[]){ r, r, r, m }, 4, 4);
-	add(p, (struct location *[]){ i, m }, 2, 3);
-	add(p, (struct location *[]){ b, m }, 2, 1);
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, A, "a", 10, NULL);
+	named_location(p, B, "b", 10, NULL);
+	named_location(p, REC, "rec", 10, NULL);
+	named_location(p, INL, "inl", 5, "a", 10, NULL);
+	add_stack(p, a, 2, 10);
+	add_stack(p, ba, 3, 5);
+	add_stack(p, rec, 4, 4);
+	add_stack(p, inl, 2, 3);
+	add_stack(p, b, 2, 1);
 	return p;
 }
 
@@ -255,16 +232,18 @@ TEST(needs_stacks)
 /* A profile without call chains: nodes only. */
 TEST(flat_profile)
 {
-	struct profile *p = profile_new();
+	static const uint64_t x[] = { 0x100 }, y[] = { 0x200 };
+	struct profile *p = new_profile("samples", "count", NULL);
 	struct report_options o;
 	struct graph_options go;
 	struct report r;
 	struct graph g;
 	struct err e;
 
-	profile_set_sample_types(p, 1, one_type);
-	add(p, (struct location *[]){ loc_of(p, 0x100, "x", NULL) }, 1, 7);
-	add(p, (struct location *[]){ loc_of(p, 0x200, "y", NULL) }, 1, 3);
+	named_location(p, 0x100, "x", 10, NULL);
+	named_location(p, 0x200, "y", 10, NULL);
+	add_stack(p, x, 1, 7);
+	add_stack(p, y, 1, 3);
 	options(&o);
 	go = gopts(&o);
 	if (!CHECK(report_build(p, &o, &r, &e) == 0))

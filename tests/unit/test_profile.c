@@ -4,47 +4,10 @@
 
 #include "harness.h"
 #include "profile.h"
+#include "profiles.h"
 
-static const char *const two_types[] = { "samples", "count", "cpu", "nanoseconds" };
-
-static struct profile *new_profile(void)
-{
-	struct profile *p = profile_new();
-
-	profile_set_sample_types(p, 2, two_types);
-	return p;
-}
-
-/* Adds one sample whose stack is given by addresses, leaf first. */
-static struct sample *add(struct profile *p, const uint64_t *addr, size_t n, int64_t v0, int64_t v1)
-{
-	struct location *loc[16];
-	int64_t v[2] = { v0, v1 };
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		loc[i] = profile_location(p, addr[i]);
-	return profile_add_sample(p, loc, n, v);
-}
-
-/* The sample with this stack of addresses, or NULL. */
-static const struct sample *find(const struct profile *p, const uint64_t *addr, size_t n)
-{
-	size_t i, j;
-
-	for (i = 0; i < p->nsample; i++) {
-		const struct sample *s = p->sample[i];
-
-		if (s->nlocation != n)
-			continue;
-		for (j = 0; j < n; j++)
-			if (s->location[j]->address != addr[j])
-				break;
-		if (j == n)
-			return s;
-	}
-	return NULL;
-}
+/* The sample types of most tests here. */
+#define TWO_TYPES "samples", "count", "cpu", "nanoseconds", NULL
 
 /* Whether every location of every sample is one of p's own. */
 static int locations_owned(const struct profile *p)
@@ -102,7 +65,7 @@ TEST(interning)
 
 TEST(sample_types_and_comments)
 {
-	struct profile *p = new_profile();
+	struct profile *p = new_profile(TWO_TYPES);
 
 	CHECK_EQ_INT(p->nsample_type, 2);
 	CHECK_STR(p->sample_type[0].type, "samples");
@@ -235,15 +198,15 @@ TEST(functions_and_lines)
 
 TEST(samples_merge_by_stack)
 {
-	struct profile *p = new_profile();
+	struct profile *p = new_profile(TWO_TYPES);
 	static const uint64_t ab[] = { 0x10, 0x20 }, ba[] = { 0x20, 0x10 }, a[] = { 0x10 },
 			      aab[] = { 0x10, 0x10, 0x20 };
 	struct location *loc[2];
 	struct sample *s, *t;
 	int64_t v[2] = { 4, 40 };
 
-	s = add(p, ab, 2, 1, 10);
-	t = add(p, ab, 2, 2, 20);
+	s = add_stack(p, ab, 2, 1, 10);
+	t = add_stack(p, ab, 2, 2, 20);
 	CHECK(s == t);
 	CHECK_EQ_INT(p->nsample, 1);
 	CHECK_EQ_INT(s->value[0], 3);
@@ -253,13 +216,13 @@ TEST(samples_merge_by_stack)
 	CHECK_EQ_U64(s->location[1]->address, 0x20);
 
 	/* Reversed, a prefix, and a repeated frame are other stacks. */
-	CHECK(add(p, ba, 2, 5, 50) != s);
-	CHECK(add(p, a, 1, 6, 60) != s);
-	CHECK(add(p, aab, 3, 7, 70) != s);
+	CHECK(add_stack(p, ba, 2, 5, 50) != s);
+	CHECK(add_stack(p, a, 1, 6, 60) != s);
+	CHECK(add_stack(p, aab, 3, 7, 70) != s);
 	CHECK_EQ_INT(p->nsample, 4);
-	CHECK_EQ_INT(find(p, ba, 2)->value[0], 5);
-	CHECK_EQ_INT(find(p, a, 1)->value[1], 60);
-	CHECK_EQ_INT(find(p, aab, 3)->value[0], 7);
+	CHECK_EQ_INT(find_sample(p, ba, 2)->value[0], 5);
+	CHECK_EQ_INT(find_sample(p, a, 1)->value[1], 60);
+	CHECK_EQ_INT(find_sample(p, aab, 3)->value[0], 7);
 	CHECK_EQ_INT(s->value[0], 3);
 
 	/* The location array is copied. */
@@ -274,7 +237,7 @@ TEST(samples_merge_by_stack)
 
 TEST(many_samples)
 {
-	struct profile *p = new_profile();
+	struct profile *p = new_profile(TWO_TYPES);
 	uint64_t st[3];
 	int i, ok = 0;
 
@@ -282,14 +245,14 @@ TEST(many_samples)
 		st[0] = 0x1000 + (uint64_t)i % 50;
 		st[1] = 0x2000 + (uint64_t)i / 50;
 		st[2] = 0x3000;
-		add(p, st, 3, 1, 100);
+		add_stack(p, st, 3, 1, 100);
 	}
 	CHECK_EQ_INT(p->nsample, 4000);
 	for (i = 0; i < 4000; i++) {
 		st[0] = 0x1000 + (uint64_t)i % 50;
 		st[1] = 0x2000 + (uint64_t)i / 50;
 		st[2] = 0x3000;
-		add(p, st, 3, 2, 200);
+		add_stack(p, st, 3, 2, 200);
 	}
 	CHECK_EQ_INT(p->nsample, 4000);
 	for (i = 0; i < 4000; i++)
@@ -301,48 +264,48 @@ TEST(many_samples)
 
 TEST(merge_sums_per_stack)
 {
-	struct profile *dst = new_profile(), *src = new_profile();
+	struct profile *dst = new_profile(TWO_TYPES), *src = new_profile(TWO_TYPES);
 	static const uint64_t A[] = { 0x1010, 0x2000 }, B[] = { 0x1020, 0x2000 },
 			      C[] = { 0x1030, 0x2000, 0x3000 };
 
-	add(dst, A, 2, 5, 50);
-	add(dst, B, 2, 3, 30);
-	add(src, C, 3, 7, 70);     /* src's locations are created in another order */
-	add(src, A, 2, 2, 20);
+	add_stack(dst, A, 2, 5, 50);
+	add_stack(dst, B, 2, 3, 30);
+	add_stack(src, C, 3, 7, 70);     /* src's locations are created in another order */
+	add_stack(src, A, 2, 2, 20);
 	profile_merge(dst, src, 1);
 	CHECK_EQ_INT(dst->nsample, 3);
-	if (CHECK(find(dst, A, 2) != NULL)) {
-		CHECK_EQ_INT(find(dst, A, 2)->value[0], 7);
-		CHECK_EQ_INT(find(dst, A, 2)->value[1], 70);
+	if (CHECK(find_sample(dst, A, 2) != NULL)) {
+		CHECK_EQ_INT(find_sample(dst, A, 2)->value[0], 7);
+		CHECK_EQ_INT(find_sample(dst, A, 2)->value[1], 70);
 	}
-	if (CHECK(find(dst, B, 2) != NULL))
-		CHECK_EQ_INT(find(dst, B, 2)->value[0], 3);
-	if (CHECK(find(dst, C, 3) != NULL)) {
-		CHECK_EQ_INT(find(dst, C, 3)->value[0], 7);
-		CHECK_EQ_INT(find(dst, C, 3)->value[1], 70);
+	if (CHECK(find_sample(dst, B, 2) != NULL))
+		CHECK_EQ_INT(find_sample(dst, B, 2)->value[0], 3);
+	if (CHECK(find_sample(dst, C, 3) != NULL)) {
+		CHECK_EQ_INT(find_sample(dst, C, 3)->value[0], 7);
+		CHECK_EQ_INT(find_sample(dst, C, 3)->value[1], 70);
 	}
 	CHECK(locations_owned(dst));
 	CHECK_EQ_INT(dst->nlocation, 5);
 	/* src is left as it was. */
 	CHECK_EQ_INT(src->nsample, 2);
-	CHECK_EQ_INT(find(src, A, 2)->value[0], 2);
+	CHECK_EQ_INT(find_sample(src, A, 2)->value[0], 2);
 
 	/* Merging again sums again; scale -1 takes it back out. */
 	profile_merge(dst, src, 1);
-	CHECK_EQ_INT(find(dst, A, 2)->value[0], 9);
+	CHECK_EQ_INT(find_sample(dst, A, 2)->value[0], 9);
 	profile_merge(dst, src, -1);
 	profile_merge(dst, src, -1);
-	CHECK_EQ_INT(find(dst, A, 2)->value[0], 5);
-	CHECK_EQ_INT(find(dst, A, 2)->value[1], 50);
-	CHECK_EQ_INT(find(dst, C, 3)->value[0], 0);
-	CHECK_EQ_INT(find(dst, B, 2)->value[0], 3);
+	CHECK_EQ_INT(find_sample(dst, A, 2)->value[0], 5);
+	CHECK_EQ_INT(find_sample(dst, A, 2)->value[1], 50);
+	CHECK_EQ_INT(find_sample(dst, C, 3)->value[0], 0);
+	CHECK_EQ_INT(find_sample(dst, B, 2)->value[0], 3);
 	profile_free(src);
 	profile_free(dst);
 }
 
 TEST(merge_mappings)
 {
-	struct profile *dst = new_profile(), *src = new_profile();
+	struct profile *dst = new_profile(TWO_TYPES), *src = new_profile(TWO_TYPES);
 	static const uint64_t both[] = { 0x1100 }, only_src[] = { 0x5100 };
 	struct mapping *dm;
 	const struct sample *s;
@@ -351,16 +314,16 @@ TEST(merge_mappings)
 	dm = profile_add_mapping(dst, 0x1000, 0x2000, 0, "/bin/dst", "");
 	profile_add_mapping(src, 0x1000, 0x2000, 0, "/bin/src", "");
 	profile_add_mapping(src, 0x5000, 0x6000, 0x200, file, "id1");
-	add(dst, both, 1, 1, 1);
-	add(src, both, 1, 1, 1);
-	add(src, only_src, 1, 1, 1);
+	add_stack(dst, both, 1, 1, 1);
+	add_stack(src, both, 1, 1, 1);
+	add_stack(src, only_src, 1, 1, 1);
 	profile_merge(dst, src, 1);
 	file[1] = 'X';
-	s = find(dst, both, 1);
+	s = find_sample(dst, both, 1);
 	if (CHECK(s != NULL))
 		CHECK(s->location[0]->mapping == dm);      /* dst's own mapping wins */
 	CHECK(profile_find_mapping(dst, 0x1100) == dm);
-	s = find(dst, only_src, 1);
+	s = find_sample(dst, only_src, 1);
 	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL)) {
 		const struct mapping *m = s->location[0]->mapping;
 
@@ -373,13 +336,13 @@ TEST(merge_mappings)
 	}
 	profile_free(src);
 	/* Nothing of dst points into the freed src. */
-	CHECK_STR(find(dst, only_src, 1)->location[0]->mapping->file, "/lib/src.so");
+	CHECK_STR(find_sample(dst, only_src, 1)->location[0]->mapping->file, "/lib/src.so");
 	profile_free(dst);
 }
 
 TEST(merge_mapping_gaps)
 {
-	struct profile *dst = new_profile(), *src = new_profile();
+	struct profile *dst = new_profile(TWO_TYPES), *src = new_profile(TWO_TYPES);
 	static const uint64_t in_dst[] = { 0x1100 }, past_dst[] = { 0x2500 },
 			      unmapped[] = { 0x7100 };
 	struct mapping *dm;
@@ -389,20 +352,20 @@ TEST(merge_mapping_gaps)
 	dm = profile_add_mapping(dst, 0x1000, 0x2000, 0, "/bin/a", "");
 	profile_add_mapping(src, 0x1000, 0x3000, 0, "/bin/b", "");
 	profile_add_mapping(src, 0x7000, 0x8000, 0, "/lib/c.so", "");
-	add(dst, in_dst, 1, 1, 1);
-	add(dst, unmapped, 1, 1, 1);     /* dst has no mapping for 0x7100 */
-	add(src, past_dst, 1, 1, 1);
-	add(src, unmapped, 1, 1, 1);
+	add_stack(dst, in_dst, 1, 1, 1);
+	add_stack(dst, unmapped, 1, 1, 1);     /* dst has no mapping for 0x7100 */
+	add_stack(src, past_dst, 1, 1, 1);
+	add_stack(src, unmapped, 1, 1, 1);
 	profile_merge(dst, src, 1);
 
-	s = find(dst, in_dst, 1);
+	s = find_sample(dst, in_dst, 1);
 	CHECK(s && s->location[0]->mapping == dm);
 	/* dst has no mapping for 0x2500: src's is used. */
-	s = find(dst, past_dst, 1);
+	s = find_sample(dst, past_dst, 1);
 	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL))
 		CHECK_STR(s->location[0]->mapping->file, "/bin/b");
 	/* A location's mapping is NULL only when no mapping covers it. */
-	s = find(dst, unmapped, 1);
+	s = find_sample(dst, unmapped, 1);
 	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL))
 		CHECK_STR(s->location[0]->mapping->file, "/lib/c.so");
 	if (CHECK(s != NULL))
@@ -417,15 +380,15 @@ static void subtract_inputs(struct profile **p, struct profile **base)
 	static const uint64_t A[] = { 0x10, 0x99 }, B[] = { 0x20, 0x99 }, C[] = { 0x30, 0x99 },
 			      D[] = { 0x40 };
 
-	*p = new_profile();
-	*base = new_profile();
-	add(*p, A, 2, 5, 500);
-	add(*p, B, 2, 1, 100);
-	add(*p, D, 1, 4, 400);
-	add(*base, C, 2, 4, 400);
-	add(*base, B, 2, 3, 300);
-	add(*base, A, 2, 2, 200);
-	add(*base, D, 1, 4, 400);
+	*p = new_profile(TWO_TYPES);
+	*base = new_profile(TWO_TYPES);
+	add_stack(*p, A, 2, 5, 500);
+	add_stack(*p, B, 2, 1, 100);
+	add_stack(*p, D, 1, 4, 400);
+	add_stack(*base, C, 2, 4, 400);
+	add_stack(*base, B, 2, 3, 300);
+	add_stack(*base, A, 2, 2, 200);
+	add_stack(*base, D, 1, 4, 400);
 }
 
 TEST(subtract_keeps_negative)
@@ -437,25 +400,25 @@ TEST(subtract_keeps_negative)
 
 	subtract_inputs(&p, &base);
 	profile_subtract(p, base, 0);
-	if (CHECK((s = find(p, A, 2)) != NULL)) {
+	if (CHECK((s = find_sample(p, A, 2)) != NULL)) {
 		CHECK_EQ_INT(s->value[0], 3);
 		CHECK_EQ_INT(s->value[1], 300);
 	}
-	if (CHECK((s = find(p, B, 2)) != NULL)) {
+	if (CHECK((s = find_sample(p, B, 2)) != NULL)) {
 		CHECK_EQ_INT(s->value[0], -2);
 		CHECK_EQ_INT(s->value[1], -200);
 	}
 	/* Only in base: enters negated. */
-	if (CHECK((s = find(p, C, 2)) != NULL)) {
+	if (CHECK((s = find_sample(p, C, 2)) != NULL)) {
 		CHECK_EQ_INT(s->value[0], -4);
 		CHECK_EQ_INT(s->value[1], -400);
 	}
-	if (CHECK((s = find(p, D, 1)) != NULL))
+	if (CHECK((s = find_sample(p, D, 1)) != NULL))
 		CHECK_EQ_INT(s->value[0], 0);
 	CHECK_EQ_INT(p->nsample, 4);
 	CHECK(locations_owned(p));
 	CHECK_EQ_INT(base->nsample, 4);
-	CHECK_EQ_INT(find(base, A, 2)->value[0], 2);
+	CHECK_EQ_INT(find_sample(base, A, 2)->value[0], 2);
 	profile_free(base);
 	profile_free(p);
 }
@@ -469,19 +432,19 @@ TEST(subtract_drop_negative)
 
 	subtract_inputs(&p, &base);
 	profile_subtract(p, base, 1);
-	if (CHECK((s = find(p, A, 2)) != NULL)) {
+	if (CHECK((s = find_sample(p, A, 2)) != NULL)) {
 		CHECK_EQ_INT(s->value[0], 3);
 		CHECK_EQ_INT(s->value[1], 300);
 	}
 	/* Negative results become 0. */
-	if (CHECK((s = find(p, B, 2)) != NULL)) {
+	if (CHECK((s = find_sample(p, B, 2)) != NULL)) {
 		CHECK_EQ_INT(s->value[0], 0);
 		CHECK_EQ_INT(s->value[1], 0);
 	}
-	if (CHECK((s = find(p, D, 1)) != NULL))
+	if (CHECK((s = find_sample(p, D, 1)) != NULL))
 		CHECK_EQ_INT(s->value[0], 0);
 	/* Stacks only in base are not added. */
-	CHECK(find(p, C, 2) == NULL);
+	CHECK(find_sample(p, C, 2) == NULL);
 	CHECK_EQ_INT(p->nsample, 3);
 	profile_free(base);
 	profile_free(p);
@@ -489,14 +452,14 @@ TEST(subtract_drop_negative)
 
 TEST(clone_by_merge_into_empty)
 {
-	struct profile *p = new_profile(), *q = new_profile();
+	struct profile *p = new_profile(TWO_TYPES), *q = new_profile(TWO_TYPES);
 	static const uint64_t A[] = { 0xffffffffffff0010ULL, 0x7f0000001234ULL };
 
-	add(p, A, 2, 1, 2);
+	add_stack(p, A, 2, 1, 2);
 	profile_merge(q, p, 1);
 	CHECK_EQ_INT(q->nsample, 1);
-	if (CHECK(find(q, A, 2) != NULL))
-		CHECK_EQ_INT(find(q, A, 2)->value[1], 2);
+	if (CHECK(find_sample(q, A, 2) != NULL))
+		CHECK_EQ_INT(find_sample(q, A, 2)->value[1], 2);
 	profile_free(p);
 	profile_free(q);
 }

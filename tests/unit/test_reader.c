@@ -3,99 +3,45 @@
 #include <string.h>
 
 #include "harness.h"
+#include "profiles.h"
 #include "reader.h"
 #include "strbuf.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
- * A CPU profile under construction: header words 0, 3, 0, period, 0, then
- * records (count, depth, pc...), the trailer (0, 1, 0), then map text.
+ * A CPU profile: header words 0, 3, 0, period, 0 (begin), then records
+ * (count, depth, pc...), the trailer (0, 1, 0), then map text.
  */
-struct gbuf {
-	struct strbuf sb;
-	unsigned width;
-	int big;
-};
-
-static void put(struct gbuf *g, uint64_t v)
+static void begin(struct filebuf *g, unsigned width, int big, uint64_t period)
 {
-	unsigned char b[8];
-	unsigned i;
-
-	for (i = 0; i < g->width; i++) {
-		unsigned shift = 8 * (g->big ? g->width - 1 - i : i);
-
-		b[i] = (unsigned char)(v >> shift);
-	}
-	sb_add(&g->sb, b, g->width);
+	filebuf_init(g, width, big);
+	filebuf_word(g, 0);
+	filebuf_word(g, 3);
+	filebuf_word(g, 0);
+	filebuf_word(g, period);
+	filebuf_word(g, 0);
 }
 
-static void begin(struct gbuf *g, unsigned width, int big, uint64_t period)
-{
-	memset(g, 0, sizeof(*g));
-	g->width = width;
-	g->big = big;
-	put(g, 0);
-	put(g, 3);
-	put(g, 0);
-	put(g, period);
-	put(g, 0);
-}
-
-static void record(struct gbuf *g, uint64_t count, size_t depth, const uint64_t *pc)
+static void record(struct filebuf *g, uint64_t count, size_t depth, const uint64_t *pc)
 {
 	size_t i;
 
-	put(g, count);
-	put(g, depth);
+	filebuf_word(g, count);
+	filebuf_word(g, depth);
 	for (i = 0; i < depth; i++)
-		put(g, pc[i]);
+		filebuf_word(g, pc[i]);
 }
 
-static void trailer(struct gbuf *g)
+static void trailer(struct filebuf *g)
 {
-	put(g, 0);
-	put(g, 1);
-	put(g, 0);
-}
-
-static int load(const struct gbuf *g, size_t len, struct profile **p, struct err *e)
-{
-	return reader_load_buffer("t.prof", (const unsigned char *)g->sb.buf, len, p, NULL, e);
-}
-
-/* The sample with this stack (addresses leaf first), or NULL. */
-static const struct sample *find(const struct profile *p, const uint64_t *addr, size_t n)
-{
-	size_t i, j;
-
-	for (i = 0; i < p->nsample; i++) {
-		const struct sample *s = p->sample[i];
-
-		if (s->nlocation != n)
-			continue;
-		for (j = 0; j < n; j++)
-			if (s->location[j]->address != addr[j])
-				break;
-		if (j == n)
-			return s;
-	}
-	return NULL;
-}
-
-static const struct location *find_location(const struct profile *p, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < p->nlocation; i++)
-		if (p->location[i]->address == addr)
-			return p->location[i];
-	return NULL;
+	filebuf_word(g, 0);
+	filebuf_word(g, 1);
+	filebuf_word(g, 0);
 }
 
 /* Three records, two of them the same stack; raw PCs as in the file. */
-static void standard_records(struct gbuf *g)
+static void standard_records(struct filebuf *g)
 {
 	static const uint64_t s1[] = { 0x1000, 0x2001, 0x3001 }, s2[] = { 0x1000, 0x2001 },
 			      s3[] = { 0x1500, 0x3001 };
@@ -116,11 +62,11 @@ static void check_standard(const struct profile *p, unsigned bits)
 	CHECK_EQ_INT(p->nsample, 3);
 	CHECK(p->nsample_type >= 1);
 	CHECK_EQ_INT(p->period, 10000 * 1000);     /* 10000 us, in ns */
-	if (CHECK((s = find(p, k1, 3)) != NULL))
+	if (CHECK((s = find_sample(p, k1, 3)) != NULL))
 		CHECK_EQ_INT(s->value[0], 6);
-	if (CHECK((s = find(p, k2, 2)) != NULL))
+	if (CHECK((s = find_sample(p, k2, 2)) != NULL))
 		CHECK_EQ_INT(s->value[0], 2);
-	if (CHECK((s = find(p, k3, 2)) != NULL))
+	if (CHECK((s = find_sample(p, k3, 2)) != NULL))
 		CHECK_EQ_INT(s->value[0], 9);
 	/* Callers are looked up inside the call; the leaf is exact. */
 	CHECK(find_location(p, 0x1000) != NULL);
@@ -139,7 +85,7 @@ TEST(same_samples_in_every_layout)
 	size_t i, k;
 
 	for (i = 0; i < ARRAY_LEN(layout); i++) {
-		struct gbuf g;
+		struct filebuf g;
 		struct profile *p = NULL;
 		struct err e = { { 0 } };
 
@@ -148,7 +94,7 @@ TEST(same_samples_in_every_layout)
 		trailer(&g);
 		TEST_NOTE("layout: %u-bit %s-endian", layout[i].width * 8,
 			  layout[i].big ? "big" : "little");
-		if (!CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
+		if (!CHECK_EQ_INT(filebuf_load(&g, "t.prof", g.sb.len, &p, &e), 0)) {
 			TEST_NOTE("    %s", e.msg);
 			sb_release(&g.sb);
 			continue;
@@ -168,7 +114,7 @@ TEST(same_samples_in_every_layout)
 
 				for (j = 0; j < a->nlocation && j < 8; j++)
 					addr[j] = a->location[j]->address;
-				b = find(p, addr, a->nlocation);
+				b = find_sample(p, addr, a->nlocation);
 				CHECK(b != NULL && !memcmp(a->value, b->value,
 							   first->nsample_type * sizeof(*a->value)));
 			}
@@ -188,15 +134,15 @@ TEST(full_width_addresses)
 	int big;
 
 	for (big = 0; big < 2; big++) {
-		struct gbuf g;
+		struct filebuf g;
 		struct profile *p = NULL;
 		struct err e = { { 0 } };
 
 		begin(&g, 8, big, 100);
 		record(&g, 3, 2, pcs);
 		trailer(&g);
-		if (CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
-			CHECK(find(p, want, 2) != NULL);
+		if (CHECK_EQ_INT(filebuf_load(&g, "t.prof", g.sb.len, &p, &e), 0)) {
+			CHECK(find_sample(p, want, 2) != NULL);
 			profile_free(p);
 		}
 		sb_release(&g.sb);
@@ -204,8 +150,8 @@ TEST(full_width_addresses)
 		begin(&g, 4, big, 100);
 		record(&g, 3, 2, pcs32);
 		trailer(&g);
-		if (CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
-			CHECK(find(p, want32, 2) != NULL);
+		if (CHECK_EQ_INT(filebuf_load(&g, "t.prof", g.sb.len, &p, &e), 0)) {
+			CHECK(find_sample(p, want32, 2) != NULL);
 			profile_free(p);
 		}
 		sb_release(&g.sb);
@@ -216,7 +162,7 @@ TEST(zero_pc_ends_data)
 {
 	static const uint64_t a[] = { 0x1000, 0x2001 }, stop[] = { 0, 0x4000 }, b[] = { 0x5000 };
 	static const uint64_t ka[] = { 0x1000, 0x2000 };
-	struct gbuf g;
+	struct filebuf g;
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 
@@ -224,10 +170,10 @@ TEST(zero_pc_ends_data)
 	record(&g, 4, 2, a);
 	record(&g, 5, 2, stop);      /* not the canonical (0, 1, 0), still the end */
 	record(&g, 7, 1, b);         /* after the end: part of the map text */
-	if (CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
+	if (CHECK_EQ_INT(filebuf_load(&g, "t.prof", g.sb.len, &p, &e), 0)) {
 		CHECK_EQ_INT(p->nsample, 1);
-		if (CHECK(find(p, ka, 2) != NULL))
-			CHECK_EQ_INT(find(p, ka, 2)->value[0], 4);
+		if (CHECK(find_sample(p, ka, 2) != NULL))
+			CHECK_EQ_INT(find_sample(p, ka, 2)->value[0], 4);
 		CHECK(find_location(p, 0x5000) == NULL);
 		CHECK(find_location(p, 0x4000) == NULL && find_location(p, 0x3fff) == NULL);
 		profile_free(p);
@@ -250,7 +196,7 @@ static const struct mapping *mapping_named(const struct profile *p, const char *
 TEST(map_text)
 {
 	static const uint64_t st[] = { 0x400123, 0x7f0000001001ULL, 0x7f0000100101ULL };
-	struct gbuf g;
+	struct filebuf g;
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 	const struct mapping *prog, *lib;
@@ -265,7 +211,7 @@ TEST(map_text)
 		"7f0000000000-7f0000080000 r-xp 00001000 fd:01 42 $build/lib.so\n"
 		"7f0000100000-7f0000180000 r--p 00000000 fd:01 43 /x/data.so\n"
 		"7f0000200000-7f0000280000 rw-p 00000000 00:00 0 \n");
-	if (!CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), 0)) {
+	if (!CHECK_EQ_INT(filebuf_load(&g, "t.prof", g.sb.len, &p, &e), 0)) {
 		TEST_NOTE("    %s", e.msg);
 		sb_release(&g.sb);
 		return;
@@ -299,7 +245,7 @@ TEST(map_text)
 static void check_truncations(unsigned width, int big)
 {
 	static const uint64_t s1[] = { 0x1000, 0x2001, 0x3001 };
-	struct gbuf g;
+	struct filebuf g;
 	struct profile *p = NULL;
 	struct err e;
 	size_t end, len;
@@ -314,7 +260,7 @@ static void check_truncations(unsigned width, int big)
 	TEST_NOTE("layout: %u-bit %s-endian, %zu bytes", width * 8, big ? "big" : "little", end);
 	for (len = 1; len < end; len++) {
 		memset(&e, 0, sizeof(e));
-		if (load(&g, len, &p, &e) == 0) {
+		if (filebuf_load(&g, "t.prof", len, &p, &e) == 0) {
 			if (!loaded++)
 				TEST_NOTE("    cut at %zu loaded", len);
 			profile_free(p);
@@ -337,7 +283,7 @@ static void check_truncations(unsigned width, int big)
 	CHECK_EQ_INT(unnamed, 0);
 	CHECK_EQ_INT(no_offset, 0);
 	/* Cut right after the trailer: a profile without map text. */
-	if (CHECK_EQ_INT(load(&g, end, &p, &e), 0)) {
+	if (CHECK_EQ_INT(filebuf_load(&g, "t.prof", end, &p, &e), 0)) {
 		CHECK_EQ_INT(p->nsample, 2);
 		CHECK_EQ_INT(p->nmapping, 0);
 		profile_free(p);
@@ -356,18 +302,16 @@ TEST(truncated)
 /* Loads the given header words followed by a trailer; expects an error naming t.prof. */
 static void check_bad_header(unsigned width, int big, const uint64_t *w, size_t n)
 {
-	struct gbuf g;
+	struct filebuf g;
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 	size_t i;
 
-	memset(&g, 0, sizeof(g));
-	g.width = width;
-	g.big = big;
+	filebuf_init(&g, width, big);
 	for (i = 0; i < n; i++)
-		put(&g, w[i]);
+		filebuf_word(&g, w[i]);
 	trailer(&g);
-	CHECK_EQ_INT(load(&g, g.sb.len, &p, &e), -1);
+	CHECK_EQ_INT(filebuf_load(&g, "t.prof", g.sb.len, &p, &e), -1);
 	CHECK_CONTAINS(e.msg, "t.prof");
 	CHECK(p == NULL);
 	sb_release(&g.sb);
