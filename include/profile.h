@@ -173,15 +173,20 @@ void stack_builder_end(struct stack_builder *b);
 
 /*
  * Adds every sample of src, multiplied by scale (1, or -1 for a base
- * profile), to dst, matching locations by address.  Sample types must agree
- * in number.  src's mappings are used only for addresses dst has none for.
+ * profile), to dst.  Sample types must agree in number.  Addresses are
+ * matched through the mappings: an address in a src mapping of the same
+ * file, offset and size as a dst mapping is moved by the distance between
+ * the two (runs of one program under address-space randomization load it
+ * elsewhere); src mappings dst lacks are added unless they overlap dst's.
+ * Lines src locations have come along to dst locations that have none.
  */
 void profile_merge(struct profile *dst, const struct profile *src, int64_t scale);
 
 /*
- * Subtracts base from p per identical stack (gperftools pprof --base).
- * With drop_negative, negative results become 0 and stacks only in base
- * are not added; otherwise those enter negated.
+ * Subtracts base from p per identical stack (gperftools pprof --base),
+ * addresses matched as profile_merge matches them.  With drop_negative,
+ * negative results become 0 and stacks only in base are not added;
+ * otherwise those enter negated.
  */
 void profile_subtract(struct profile *p, const struct profile *base, int drop_negative);
 

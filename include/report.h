@@ -150,6 +150,12 @@ void report_release(struct report *r);
  * descending and key ascending; limit > 0 stops after that many entries.
  */
 void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit);
+/*
+ * "After focusing on 'RE': N samples of T (P%)" (what is "focusing on" or
+ * "ignoring"): how much of the total v is, as gperftools pprof's prompt
+ * says it.
+ */
+void report_kept(FILE *out, const struct report *r, int64_t v, const char *what, const char *re);
 /* The rows alone, without the Total line (the prompt prints its own). */
 void report_text_rows(FILE *out, const struct report *r, const struct report_options *o,
 		      int limit);

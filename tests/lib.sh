@@ -193,3 +193,25 @@ cpu_profile() {
 	not_ok "$name writes a CPU profile (is libprofiler linked?)"
 	return 1
 }
+
+# gp_text FILE: our --text output as google-pprof prints it: without the
+# "After focusing on 'RE': ..." and "After ignoring 'RE': ..." header lines
+# that we add when --focus or --ignore is given (google-pprof's --text has
+# none; its prompt prints the same lines).
+gp_text() {
+	grep -v -e "^After focusing on '" -e "^After ignoring '" "$1"
+}
+
+# says_kept NAME FILE OPTS...: with --focus/--ignore among OPTS, FILE has the
+# matching "After ..." header line right after the Total line.
+says_kept() {
+	local name=$1 file=$2 o; shift 2
+	for o in "$@"; do
+		case $o in
+		--focus=*) check "$name: the header says what --focus kept" \
+			grep -qF "After focusing on '${o#--focus=}': " "$file" ;;
+		--ignore=*) check "$name: the header says what --ignore kept" \
+			grep -qF "After ignoring '${o#--ignore=}': " "$file" ;;
+		esac
+	done
+}

@@ -44,7 +44,9 @@ run_case() {
 	timeout 60 "$PPROF" --text "$@" "$G/prog" "$G/prof$l.prof" >"$out" 2>"$err"
 	rc=$?
 	case $l in 32*) exp=$G/prof32.$name.text ;; *) exp=$G/prof.$name.text ;; esac
-	same_output "$name ($l): --text $* matches google-pprof" "$exp" "$out"
+	gp_text "$out" >"$out.gp"
+	same_output "$name ($l): --text $* matches google-pprof" "$exp" "$out.gp"
+	says_kept "$name ($l)" "$out" "$@"
 	clean_exit "$name ($l): exits 0 cleanly" "$rc" "$err" 0
 }
 

@@ -55,7 +55,9 @@ compare() {
 	fi
 	timeout 60 "$PPROF" --text "$@" >"$out" 2>"$err"
 	rc=$?
-	same_output "$name matches google-pprof" "$ref" "$out"
+	gp_text "$out" >"$out.gp"
+	same_output "$name matches google-pprof" "$ref" "$out.gp"
+	says_kept "$name" "$out" "$@"
 	# google-pprof chats on stderr ("Using local file ...", and more with two
 	# profiles); a line of ours is expected only if google-pprof printed it too.
 	if [ "$rc" -eq 0 ] && ! grep -qvxF -f "$ref_err" "$err"; then

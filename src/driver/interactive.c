@@ -233,20 +233,9 @@ static int check_regexes(const char *focus, const char *ignore)
 	return 0;
 }
 
-/* "After focusing on 'RE': N samples of T (P%)", as pprof prints it. */
-static void print_totals(const struct report *r, int64_t v, const char *what, const char *re)
-{
-	char kept[48], total[48];
-
-	report_value(r, v, kept, sizeof(kept));
-	report_value(r, r->total, total, sizeof(total));
-	printf("After %s '%s': %s %s of %s (%0.1f%%)\n", what, re, kept, r->style.unit, total,
-	       r->total ? (double)v * 100.0 / (double)r->total : 0.0);
-}
-
 /*
- * What pprof's prompt prints before a report: the total, then what the
- * command's own focus and -IGNORE arguments kept.  Returns the report, or
+ * What pprof's prompt prints before a report: the total, then what focus
+ * and ignore (the session's and the command's) kept.  Returns the report, or
  * NULL after printing the error.
  */
 static const struct report *print_header(struct session *s, const struct report_options *ro,
@@ -263,9 +252,9 @@ static const struct report *print_header(struct session *s, const struct report_
 	report_value(r, r->total, t, sizeof(t));
 	printf("Total: %s %s\n", t, r->style.unit);
 	if (focus && *focus)
-		print_totals(r, r->focus_total, "focusing on", focus);
+		report_kept(stdout, r, r->focus_total, "focusing on", focus);
 	if (ignore && *ignore)
-		print_totals(r, r->kept_total, "ignoring", ignore);
+		report_kept(stdout, r, r->kept_total, "ignoring", ignore);
 	return r;
 }
 
@@ -298,7 +287,7 @@ static int cmd_top(struct session *s, long limit, char **argv, int argc)
 	ro.focus = either(ro.focus, a.focus.buf, &fo);
 	ro.quiet = 1;
 	if (check_regexes(a.focus.buf, a.ignore.buf) == 0 &&
-	    (r = print_header(s, &ro, a.focus.buf, a.ignore.buf)))
+	    (r = print_header(s, &ro, ro.focus, ro.ignore)))
 		report_text_rows(stdout, r, &ro, limit < 0 ? 10 : (int)limit);
 	sb_release(&ig);
 	sb_release(&fo);
@@ -332,7 +321,7 @@ static int cmd_format(struct session *s, const struct report_format *fmt, char *
 	if (check_regexes(routine ? NULL : a.focus.buf, a.ignore.buf) < 0 ||
 	    (routine && check_regexes(a.focus.buf, NULL) < 0))
 		goto done;
-	if (!print_header(s, &ro, routine ? NULL : a.focus.buf, a.ignore.buf))
+	if (!print_header(s, &ro, ro.focus, ro.ignore))
 		goto done;
 	if (!routine && !fmt->viewer) {
 		if (a.file)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "interactive.h"
@@ -144,6 +145,22 @@ static int write_report(const struct options *o, const struct profile *p,
 	return output_commit(&out, e) < 0 ? 1 : 0;
 }
 
+/* Whether -o names one of the inputs (the same file, by device and inode). */
+static const char *output_is_input(const struct options *o)
+{
+	struct stat out, in;
+	int i;
+
+	if (!o->output || stat(o->output, &out) < 0)
+		return NULL;
+	for (i = 0; i < o->nargs; i++)
+		if (stat(o->args[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			return o->args[i];
+	if (o->base && stat(o->base, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+		return o->base;
+	return NULL;
+}
+
 /*
  * [PROGRAM] PROFILE...: the first argument is a program unless some reader
  * claims it by its content (decided without reading it twice).  Returns
@@ -181,6 +198,11 @@ int pipeline_run(const struct options *o)
 
 	if (nfiles == 0) {
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
+		return 2;
+	}
+	if ((program = output_is_input(o))) {
+		fprintf(stderr, "pprof: -o '%s' is the input '%s': refusing to overwrite it\n",
+			o->output, program);
 		return 2;
 	}
 	/* A bad --list=RE is a usage error: check it before any work. */

@@ -279,37 +279,56 @@ struct sample *profile_add_sample_hashed(struct profile *p, struct location *con
 	return s;
 }
 
-/* Finds dst's sample with the stack of src's sample s, translating locations. */
-static struct location **translate(struct profile *dst, const struct sample *s,
-				   struct location ***buf, size_t *cap)
-{
-	uint32_t i;
+/*
+ * Where src's addresses lie in dst: per src mapping (by id), the distance
+ * to the dst mapping of the same file and offset.  Two runs of a program
+ * load it (and its libraries) at other addresses when the address space is
+ * randomized; through its mappings an address of one run finds the same
+ * instruction in the other.  Mappings dst lacks are added, behind dst's own,
+ * unless they overlap one of them (then their addresses stay as they are).
+ */
+struct relocation {
+	int64_t *delta;        /* dst address - src address, by src mapping id - 1 */
+};
 
-	GROW(*buf, *cap, s->nlocation + 1);
-	for (i = 0; i < s->nlocation; i++)
-		(*buf)[i] = profile_location(dst, s->location[i]->address);
-	return *buf;
+static struct mapping *same_object(const struct profile *dst, const struct mapping *m)
+{
+	size_t j;
+
+	if (!m->file[0])
+		return NULL;
+	for (j = 0; j < dst->nmapping; j++) {
+		struct mapping *d = dst->mapping[j];
+
+		if (d->offset == m->offset && d->limit - d->start == m->limit - m->start &&
+		    !strcmp(d->file, m->file))
+			return d;
+	}
+	return NULL;
 }
 
-/*
- * Adds src's mappings that dst lacks, behind dst's own (which win where
- * both cover an address), and gives unmapped locations their mapping.
- */
-static void import_mappings(struct profile *dst, const struct profile *src)
+static int overlaps(const struct profile *dst, size_t n, const struct mapping *m)
 {
-	size_t i, j, n = dst->nmapping;
+	size_t j;
 
+	for (j = 0; j < n; j++)
+		if (m->start < dst->mapping[j]->limit && dst->mapping[j]->start < m->limit)
+			return 1;
+	return 0;
+}
+
+static void relocation_init(struct relocation *r, struct profile *dst, const struct profile *src)
+{
+	size_t i, n = dst->nmapping;
+
+	r->delta = xcalloc(src->nmapping + 1, sizeof(*r->delta));
 	for (i = 0; i < src->nmapping; i++) {
 		const struct mapping *m = src->mapping[i];
-		int have = 0;
+		const struct mapping *d = same_object(dst, m);
 
-		for (j = 0; j < n && !have; j++) {
-			const struct mapping *d = dst->mapping[j];
-
-			have = d->start == m->start && d->limit == m->limit && d->offset == m->offset &&
-			       !strcmp(d->file, m->file);
-		}
-		if (!have)
+		if (d)
+			r->delta[i] = (int64_t)(d->start - m->start);
+		else if (!overlaps(dst, n, m))
 			profile_add_mapping(dst, m->start, m->limit, m->offset, m->file, m->build_id);
 	}
 	if (dst->nmapping == n)
@@ -317,6 +336,27 @@ static void import_mappings(struct profile *dst, const struct profile *src)
 	for (i = 0; i < dst->nlocation; i++)
 		if (!dst->location[i]->mapping)
 			dst->location[i]->mapping = profile_find_mapping(dst, dst->location[i]->address);
+}
+
+/* dst's locations for the stack of src's sample s. */
+static struct location **translate(struct profile *dst, const struct relocation *r,
+				   const struct sample *s, struct location ***buf, size_t *cap)
+{
+	uint32_t i;
+
+	GROW(*buf, *cap, s->nlocation + 1);
+	for (i = 0; i < s->nlocation; i++) {
+		const struct location *l = s->location[i];
+		uint64_t a = l->address;
+
+		if (l->mapping)
+			a += (uint64_t)r->delta[l->mapping->id - 1];
+		(*buf)[i] = profile_location(dst, a);
+		/* Names src already has (a symbolized format) come along. */
+		if (!(*buf)[i]->nline && l->nline)
+			profile_set_lines(dst, (*buf)[i], l->line, l->nline);
+	}
+	return *buf;
 }
 
 /*
@@ -328,15 +368,17 @@ static void import_mappings(struct profile *dst, const struct profile *src)
 static void combine(struct profile *dst, const struct profile *src, int64_t scale,
 		    int drop_negative)
 {
+	struct relocation rel;
 	struct location **buf = NULL;
 	int64_t *val = xcalloc(dst->nsample_type, sizeof(*val));
 	size_t cap = 0, i, j;
 
 	if (src->nsample_type != dst->nsample_type)
 		BUG("combining profiles of different sample types");
+	relocation_init(&rel, dst, src);
 	for (i = 0; i < src->nsample; i++) {
 		const struct sample *s = src->sample[i];
-		struct location **loc = translate(dst, s, &buf, &cap);
+		struct location **loc = translate(dst, &rel, s, &buf, &cap);
 		uint64_t h = profile_stack_hash(loc, s->nlocation);
 		struct sample *d;
 
@@ -359,11 +401,11 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 	}
 	free(buf);
 	free(val);
+	free(rel.delta);
 }
 
 void profile_merge(struct profile *dst, const struct profile *src, int64_t scale)
 {
-	import_mappings(dst, src);
 	combine(dst, src, scale, 0);
 }
 

@@ -399,7 +399,7 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 
 static void mark_locations(struct builder *b, const struct regex *focus, const struct regex *ignore)
 {
-	size_t i;
+	size_t i, nfocus = 0, nignore = 0;
 
 	for (i = 0; i < b->p->nlocation; i++) {
 		const struct location *loc = b->p->location[i];
@@ -415,10 +415,17 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
 		if (loc->nline)
 			li->uninteresting = b->fi[triple_line(loc, 0)->function->id - 1].uninteresting;
 		if (focus)
-			li->focus = (uint8_t)loc_matches(b, loc, focus);
+			nfocus += li->focus = (uint8_t)loc_matches(b, loc, focus);
 		if (ignore)
-			li->ignore = (uint8_t)loc_matches(b, loc, ignore);
+			nignore += li->ignore = (uint8_t)loc_matches(b, loc, ignore);
 	}
+	/* A filter that matches nothing is most likely a mistake: say so. */
+	if (focus && !nfocus && !b->o->quiet)
+		warnf("--focus='%s' matches no function, file or address of the profile",
+		      b->o->focus);
+	if (ignore && !nignore && !b->o->quiet)
+		warnf("--ignore='%s' matches no function, file or address of the profile",
+		      b->o->ignore);
 }
 
 /* A stack as pprof sees it after removing second frames: leaf, then loc[k..n). */

@@ -54,6 +54,17 @@ void report_value(const struct report *r, int64_t v, char *buf, size_t n)
 		snprintf(buf, n, "%lld", (long long)v);
 }
 
+/* "After focusing on 'RE': N samples of T (P%)", as gperftools pprof's prompt says it. */
+void report_kept(FILE *out, const struct report *r, int64_t v, const char *what, const char *re)
+{
+	char kept[48], total[48];
+
+	report_value(r, v, kept, sizeof(kept));
+	report_value(r, r->total, total, sizeof(total));
+	fprintf(out, "After %s '%s': %s %s of %s (%0.1f%%)\n", what, re, kept, r->style.unit, total,
+		r->total ? (double)v * 100.0 / (double)r->total : 0.0);
+}
+
 void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit)
 {
 	if (r->total != 0) {
@@ -61,6 +72,11 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 
 		report_value(r, r->total, t, sizeof(t));
 		fprintf(out, "Total: %s %s\n", t, r->style.unit);
+		/* How much the filters leave, so that a report of part of the profile says so. */
+		if (o->focus)
+			report_kept(out, r, r->focus_total, "focusing on", o->focus);
+		if (o->ignore)
+			report_kept(out, r, r->kept_total, "ignoring", o->ignore);
 	}
 	report_text_rows(out, r, o, limit);
 }
