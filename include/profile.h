@@ -16,8 +16,10 @@
  *    profile_free() only;
  *  - locations are unique per (mapping, address); functions are unique per
  *    (name, system_name, filename, start_line, symbol_address);
- *  - samples are unique per location stack: adding a stack that exists adds
- *    its values to the existing sample;
+ *  - samples are unique per location stack and label set: adding a stack
+ *    (with labels) that exists adds its values to the existing sample;
+ *    profile_location's locations are unique per address, but a reader of
+ *    symbolized input may add several at one address (profile_add_location);
  *  - every sample has nsample_type values.
  * Addresses in locations are already "inside the call": readers subtract 1
  * from return addresses, so symbolizers look addresses up as they are.
@@ -71,11 +73,30 @@ struct location {
 	 * and named nothing) or not (no object for the address).
 	 */
 	uint8_t tried;
+	/* The linker folded this code into another function's (profile.proto). */
+	uint8_t is_folded;
+};
+
+/*
+ * A sample's annotation: key with a string value, or (str "") key with a
+ * number, whose unit is num_unit ("" when unknown).
+ */
+struct label {
+	const char *key;
+	const char *str;
+	int64_t num;
+	const char *num_unit;
 };
 
 struct sample {
 	struct location **location; /* leaf first */
 	uint32_t nlocation;
+	/*
+	 * Sorted as Go orders them: string labels by key, then numeric ones by
+	 * key; labels of one key keep their order.  NULL when nlabel is 0.
+	 */
+	uint32_t nlabel;
+	struct label *label;
 	int64_t *value;             /* nsample_type values */
 };
 
@@ -98,6 +119,9 @@ struct profile {
 	int64_t time_nanos, duration_nanos;
 	const char **comment;
 	size_t ncomment;
+	/* Regexes of whole function names to prune (""s when none), and the type shown first. */
+	const char *drop_frames, *keep_frames;
+	const char *default_sample_type;
 	/* Bits per address in the profiled program (32 or 64). */
 	unsigned address_bits;
 
@@ -136,6 +160,11 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr);
 
 /* Finds or creates the location of addr (mapping chosen by address). */
 struct location *profile_location(struct profile *p, uint64_t addr);
+/*
+ * Creates a location at addr in mapping m (may be NULL) even when one
+ * exists there; profile_location finds the first made at an address.
+ */
+struct location *profile_add_location(struct profile *p, struct mapping *m, uint64_t addr);
 
 struct function *profile_function(struct profile *p, const char *name, const char *system_name,
 				  const char *filename, int64_t start_line, uint64_t symbol_address);
@@ -148,6 +177,13 @@ void profile_set_lines(struct profile *p, struct location *loc, const struct lin
  */
 struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
 				  const int64_t *value);
+/*
+ * The same for a sample with labels (strings interned in p, any order):
+ * its key is the stack and the label set.  The labels are copied.
+ */
+struct sample *profile_add_sample_labels(struct profile *p, struct location *const *loc, size_t n,
+					 const int64_t *value, const struct label *label,
+					 size_t nlabel);
 
 /*
  * For readers that batch records to overlap memory latency: the hash of a
@@ -175,7 +211,8 @@ void sample_queue_finish(struct sample_queue *q);
 
 /*
  * Adds every sample of src, multiplied by scale (1, or -1 for a base
- * profile), to dst, matching locations by address.  Sample types must agree
+ * profile), to dst, matching locations by address; a location new to dst
+ * gets src's lines, and labels are kept.  Sample types must agree
  * in number.  src's mappings are used only for addresses dst has none for.
  */
 void profile_merge(struct profile *dst, const struct profile *src, int64_t scale);

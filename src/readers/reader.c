@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "proto.h"
 #include "reader.h"
 #include "strbuf.h"
 
@@ -15,6 +16,7 @@ static const struct reader *const readers[] = {
 	&reader_gmon,
 	&reader_gperf,
 	&reader_dcpi,
+	&reader_proto,
 };
 
 int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
