@@ -287,14 +287,24 @@ static void walk_init(struct walk *w, const unsigned char *buf, int strict, int 
 /*
  * Claims gzip data, as Go does, and buffers whose top-level fields are all
  * known Profile fields of the right wire type, to the end, with a string
- * table.  The first byte of gperftools and BSD gmon profiles (0) and of
- * gmon.out and DCPI text never starts such a walk's end.
+ * table.  gperftools and BSD gmon profiles start with a zero byte, which
+ * is no field key; gmon.out and DCPI text fail the walk within bytes.
+ * Also claims a buffer that starts with a whole sample_type field (Go and
+ * protobuf-c write it first, no other format starts with its 0x0a), so
+ * that a damaged profile gets the reader's error rather than "unknown
+ * format".
  */
 static int proto_sniff(const unsigned char *buf, size_t len)
 {
 	struct walk w;
+	size_t off = 1;
+	uint64_t n;
 
 	if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
+		return 1;
+	walk_init(&w, buf, 1, 1);
+	if (len > 2 && buf[0] == 0x0a && walk_varint(&w, &off, len, &n, "") == 0 &&
+	    n <= len - off && walk_msg(&w, off, off + n, &value_type_spec) == 0)
 		return 1;
 	walk_init(&w, buf, 1, 0);
 	return walk_msg(&w, 0, len, &profile_spec) == 0 && w.seen[6];
@@ -790,7 +800,7 @@ int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
 	/* A top-level pass: not a Profile at all, or profiles one after another. */
 	walk_init(&w, data, 0, 0);
 	if (walk_msg(&w, 0, n, &profile_spec) < 0)
-		r = inflated && !w.fail_off
+		r = inflated && !w.fail_off && !find_field(&profile_spec, data[0] >> 3)
 			    ? err_set(e, "%s: gzip data that is not a profile.proto", path)
 			    : err_set(e, "%s: offset 0x%zx: %s", name, w.fail_off, w.what);
 	else if (w.repeat_name)
