@@ -751,6 +751,19 @@ static int read_samples(struct ctx *c)
 	return r;
 }
 
+/*
+ * protobuf-c allocates each message on its own: from an arena, the
+ * unpacked tree (millions of blocks for a big profile) goes at once.
+ */
+static void *arena_pb_alloc(void *data, size_t size)
+{
+	return arena_alloc(data, size ? size : 1);
+}
+
+static void arena_pb_free(void *data, void *ptr)
+{
+}
+
 /* Explains why protobuf-c refused data (with the offset), else says so plainly. */
 static int explain(const char *name, const unsigned char *data, size_t len, struct err *e)
 {
@@ -787,6 +800,8 @@ int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
 	char name[512];
 	size_t n = len;
 	struct walk w;
+	struct arena arena;
+	ProtobufCAllocator alloc = { arena_pb_alloc, arena_pb_free, &arena };
 	PbProfile *m;
 	int r;
 
@@ -808,11 +823,17 @@ int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
 			    "not supported", name, w.repeat_off, w.repeat_name);
 	else if (!n)
 		r = err_set(e, "%s: empty profile", path);
-	else if (!(m = perftools__profiles__profile__unpack(NULL, n, data)))
-		r = explain(name, data, n, e);
 	else {
-		r = fill(path, m, p, e);
-		perftools__profiles__profile__free_unpacked(m, NULL);
+		arena_init(&arena);
+		if (!(m = perftools__profiles__profile__unpack(&alloc, n, data))) {
+			r = explain(name, data, n, e);
+		} else {
+			/* protobuf-c copied what it keeps: lower the peak. */
+			free(inflated);
+			inflated = NULL;
+			r = fill(path, m, p, e);
+		}
+		arena_release(&arena);
 	}
 	free(inflated);
 	return r;
