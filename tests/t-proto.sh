@@ -104,7 +104,7 @@ EOF
 
 # compare_go NAME PROFILE: ours and Go's text for every sample index.
 compare_go() {
-	local name=$1 prof=$2 types i n=0 unit
+	local name=$1 prof=$2 types i n=0 unit rc noisy=
 	if ! go tool pprof -raw "$prof" >"$W/raw" 2>"$W/go.err"; then
 		not_ok "$name: go tool pprof reads it"
 		sed 's/^/    /' "$W/go.err" | head -n 5
@@ -114,6 +114,10 @@ compare_go() {
 	for t in $types; do
 		unit=$(go_unit "${t#*/}")
 		"$PPROF" --text --sample_index=$n "$prof" >"$W/ours.txt" 2>"$W/ours.err"
+		rc=$?
+		if [ "$rc" -ne 0 ] || [ -s "$W/ours.err" ]; then
+			noisy="$noisy $n (status $rc: $(head -n 1 "$W/ours.err"))"
+		fi
 		go tool pprof -symbolize=none -text -nodefraction=0 -edgefraction=0 -nodecount=0 \
 			${unit:+-unit=$unit} -sample_index=$n "$prof" >"$W/go.txt" 2>"$W/go.err"
 		if python3 "$W/compare.py" "$W/ours.txt" "$W/go.txt" >"$W/cmp.log"; then
@@ -125,6 +129,11 @@ compare_go() {
 		n=$((n + 1))
 	done
 	[ "$n" -gt 0 ] || not_ok "$name: has sample types"
+	if [ -z "$noisy" ]; then
+		ok "$name: --text exits 0 with nothing on stderr"
+	else
+		not_ok "$name: --text exits 0 with nothing on stderr; not for:$noisy"
+	fi
 }
 
 # roundtrip NAME PROFILE: --proto twice gives one byte sequence, the same
@@ -133,6 +142,12 @@ roundtrip() {
 	local name=$1 prof=$2
 	"$PPROF" --proto "$prof" >"$W/rt1.pb.gz" 2>"$W/rt.err" &&
 		"$PPROF" --proto "$W/rt1.pb.gz" >"$W/rt2.pb.gz" 2>>"$W/rt.err"
+	if [ $? -eq 0 ] && [ ! -s "$W/rt.err" ]; then
+		ok "$name: --proto exits 0 with nothing on stderr"
+	else
+		not_ok "$name: --proto exits 0 with nothing on stderr"
+		sed 's/^/    /' "$W/rt.err" | head -n 5
+	fi
 	check "$name: --proto of its --proto gives the same bytes" cmp -s "$W/rt1.pb.gz" "$W/rt2.pb.gz"
 	go tool pprof -raw "$prof" 2>/dev/null | sed 's/ *\(\[[A-Z][A-Z]\]\)*$//' >"$W/raw0"
 	go tool pprof -raw "$W/rt1.pb.gz" 2>/dev/null | sed 's/ *\(\[[A-Z][A-Z]\]\)*$//' >"$W/raw1"
