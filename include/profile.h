@@ -14,12 +14,12 @@
  *  - every object reachable from a profile lives in its arena (the pointer
  *    arrays below are the profile's own heap blocks) and is released by
  *    profile_free() only;
- *  - locations are unique per (mapping, address); functions are unique per
- *    (name, system_name, filename, start_line, symbol_address);
+ *  - profile_location's locations are unique per address (a reader of
+ *    symbolized input may add more at one address: profile_add_location);
+ *    functions are unique per (name, system_name, filename, start_line,
+ *    symbol_address);
  *  - samples are unique per location stack and label set: adding a stack
  *    (with labels) that exists adds its values to the existing sample;
- *    profile_location's locations are unique per address, but a reader of
- *    symbolized input may add several at one address (profile_add_location);
  *  - every sample has nsample_type values.
  * Addresses in locations are already "inside the call": readers subtract 1
  * from return addresses, so symbolizers look addresses up as they are.
