@@ -7,7 +7,7 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 
-PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone
+PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c
 PKG_CONFIG ?= pkg-config
 
 CC ?= cc
@@ -31,7 +31,9 @@ BUILD = build/opt
 endif
 
 SRCS := $(wildcard src/*.c src/*/*.c)
-OBJS := $(SRCS:%.c=$(BUILD)/%.o)
+# profile.proto's C code is generated at build time by protoc-c.
+PROTO_GEN = $(BUILD)/gen/profile.pb-c
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(PROTO_GEN).o
 LIB_OBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -52,6 +54,17 @@ $(BUILD)/pprof: $(OBJS)
 $(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(PROTO_GEN).c $(PROTO_GEN).h &: src/proto/profile.proto
+	@mkdir -p $(dir $@)
+	protoc-c --c_out=$(dir $@) --proto_path=src/proto profile.proto
+
+$(PROTO_GEN).o: $(PROTO_GEN).c $(PROTO_GEN).h
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+# The codec's sources include the generated header.
+$(BUILD)/src/readers/proto.o $(BUILD)/src/report/proto.o: $(PROTO_GEN).h
+$(BUILD)/src/readers/proto.o $(BUILD)/src/report/proto.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -14,10 +14,12 @@
  *  - every object reachable from a profile lives in its arena (the pointer
  *    arrays below are the profile's own heap blocks) and is released by
  *    profile_free() only;
- *  - locations are unique per (mapping, address); functions are unique per
- *    (name, system_name, filename, start_line, symbol_address);
- *  - samples are unique per location stack: adding a stack that exists adds
- *    its values to the existing sample;
+ *  - profile_location's locations are unique per address (a reader of
+ *    symbolized input may add more at one address: profile_add_location);
+ *    functions are unique per (name, system_name, filename, start_line,
+ *    symbol_address);
+ *  - samples are unique per location stack and label set: adding a stack
+ *    (with labels) that exists adds its values to the existing sample;
  *  - every sample has nsample_type values.
  * Addresses in locations are already "inside the call": readers subtract 1
  * from return addresses, so symbolizers look addresses up as they are.
@@ -71,11 +73,30 @@ struct location {
 	 * and named nothing) or not (no object for the address).
 	 */
 	uint8_t tried;
+	/* The linker folded this code into another function's (profile.proto). */
+	uint8_t is_folded;
+};
+
+/*
+ * A sample's annotation: key with a string value, or (str "") key with a
+ * number, whose unit is num_unit ("" when unknown).
+ */
+struct label {
+	const char *key;
+	const char *str;
+	int64_t num;
+	const char *num_unit;
 };
 
 struct sample {
 	struct location **location; /* leaf first */
 	uint32_t nlocation;
+	/*
+	 * Sorted as Go orders them: string labels by key, then numeric ones by
+	 * key; labels of one key keep their order.  NULL when nlabel is 0.
+	 */
+	uint32_t nlabel;
+	struct label *label;
 	int64_t *value;             /* nsample_type values */
 };
 
@@ -98,6 +119,9 @@ struct profile {
 	int64_t time_nanos, duration_nanos;
 	const char **comment;
 	size_t ncomment;
+	/* Regexes of whole function names to prune (""s when none), and the type shown first. */
+	const char *drop_frames, *keep_frames;
+	const char *default_sample_type;
 	/* Bits per address in the profiled program (32 or 64). */
 	unsigned address_bits;
 
@@ -136,6 +160,11 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr);
 
 /* Finds or creates the location of addr (mapping chosen by address). */
 struct location *profile_location(struct profile *p, uint64_t addr);
+/*
+ * Creates a location at addr in mapping m (may be NULL) even when one
+ * exists there; profile_location finds the first made at an address.
+ */
+struct location *profile_add_location(struct profile *p, struct mapping *m, uint64_t addr);
 
 struct function *profile_function(struct profile *p, const char *name, const char *system_name,
 				  const char *filename, int64_t start_line, uint64_t symbol_address);
@@ -148,6 +177,13 @@ void profile_set_lines(struct profile *p, struct location *loc, const struct lin
  */
 struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
 				  const int64_t *value);
+/*
+ * The same for a sample with labels (strings interned in p, any order):
+ * its key is the stack and the label set.  The labels are copied.
+ */
+struct sample *profile_add_sample_labels(struct profile *p, struct location *const *loc, size_t n,
+					 const int64_t *value, const struct label *label,
+					 size_t nlabel);
 
 /*
  * Adding many stacks of raw addresses fast, for readers of big profiles:
@@ -177,8 +213,9 @@ void stack_builder_end(struct stack_builder *b);
  * matched through the mappings: an address in a src mapping of the same
  * file, offset and size as a dst mapping is moved by the distance between
  * the two (runs of one program under address-space randomization load it
- * elsewhere); src mappings dst lacks are added unless they overlap dst's.
- * Lines src locations have come along to dst locations that have none.
+ * elsewhere); src mappings dst lacks are added behind dst's own.
+ * Lines src locations have come along to dst locations that have none, and
+ * labels are kept.
  */
 void profile_merge(struct profile *dst, const struct profile *src, int64_t scale);
 

@@ -190,6 +190,8 @@ extern const struct report_format report_dot_format, report_ps_format, report_pd
 extern const struct report_format report_list_format, report_disasm_format;
 /* render.c: render to a temporary file and open a viewer on it. */
 extern const struct report_format report_gv_format, report_evince_format, report_web_format;
+/* proto.c: the profile itself, as gzip-compressed profile.proto. */
+extern const struct report_format report_proto_format;
 /* The formats, NULL-terminated. */
 extern const struct report_format *const report_formats[];
 const struct report_format *report_find_format(const char *name);

@@ -29,6 +29,7 @@ struct profile *profile_new(void)
 	htab_init(&p->index->fn, 256);
 	htab_init(&p->index->sample, 1024);
 	p->period_type.type = p->period_type.unit = profile_intern(p, "");
+	p->drop_frames = p->keep_frames = p->default_sample_type = p->period_type.type;
 	p->address_bits = 64;
 	return p;
 }
@@ -169,6 +170,24 @@ struct location *profile_location(struct profile *p, uint64_t addr)
 	return l;
 }
 
+struct location *profile_add_location(struct profile *p, struct mapping *m, uint64_t addr)
+{
+	struct htab *t = &p->index->loc;
+	uint64_t h = hash_u64(addr);
+	struct location *l = arena_calloc(&p->arena, 1, sizeof(*l));
+	size_t i;
+
+	l->address = addr;
+	l->mapping = m;
+	GROW(p->location, p->cap_location, p->nlocation + 1);
+	p->location[p->nlocation++] = l;
+	l->id = p->nlocation;
+	HTAB_FIND(t, h, i, 1);
+	if (!t->slot[i].idx)
+		htab_insert(t, i, h, (uint32_t)p->nlocation);
+	return l;
+}
+
 static uint64_t fn_hash_fields(const char *name, const char *sys, const char *file,
 			       int64_t line, uint64_t addr)
 {
@@ -234,6 +253,36 @@ static int same_stack(const struct sample *s, struct location *const *loc, size_
 	return s->nlocation == n && !memcmp(s->location, loc, n * sizeof(*loc));
 }
 
+/* A sample's key is its stack and its labels (in canonical order). */
+static int same_sample(const struct sample *s, struct location *const *loc, size_t n,
+		       const struct label *label, size_t nlabel)
+{
+	return same_stack(s, loc, n) && s->nlabel == nlabel &&
+	       (!nlabel || !memcmp(s->label, label, nlabel * sizeof(*label)));
+}
+
+/* Interned strings: equal labels are equal bytes. */
+static uint64_t labels_hash(uint64_t h, const struct label *l, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h = hash_u64(h ^ (uintptr_t)l[i].key);
+		h = hash_u64(h ^ (uintptr_t)l[i].str);
+		h = hash_u64(h ^ (uint64_t)l[i].num);
+		h = hash_u64(h ^ (uintptr_t)l[i].num_unit);
+	}
+	return h;
+}
+
+/* Go's order: string labels before numeric ones, each by key. */
+static int label_before(const struct label *a, const struct label *b)
+{
+	int an = !*a->str, bn = !*b->str;
+
+	return an != bn ? an < bn : strcmp(a->key, b->key) < 0;
+}
+
 void profile_prefetch_location(const struct profile *p, uint64_t addr)
 {
 	htab_prefetch(&p->index->loc, hash_u64(addr));
@@ -250,33 +299,104 @@ struct sample *profile_add_sample(struct profile *p, struct location *const *loc
 	return profile_add_sample_hashed(p, loc, n, value, profile_stack_hash(loc, n));
 }
 
-struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
-					 const int64_t *value, uint64_t h)
+static struct sample *add_sample(struct profile *p, struct location *const *loc, size_t n,
+				 const int64_t *value, uint64_t h, const struct label *label,
+				 size_t nlabel)
 {
 	struct htab *t = &p->index->sample;
 	struct sample *s;
 	size_t i, k;
 
-	HTAB_FIND(t, h, k, same_stack(p->sample[t->slot[k].idx - 1], loc, n));
+	HTAB_FIND(t, h, k, same_sample(p->sample[t->slot[k].idx - 1], loc, n, label, nlabel));
 	if (t->slot[k].idx) {
 		s = p->sample[t->slot[k].idx - 1];
 		for (i = 0; i < p->nsample_type; i++)
 			s->value[i] = sat_add(s->value[i], value[i]);
 		return s;
 	}
-	/* One block: the sample, its values, its stack. */
+	/* One block: the sample, its values, its stack, its labels. */
 	s = arena_alloc(&p->sample_arena, sizeof(*s) + p->nsample_type * sizeof(*value) +
-			n * sizeof(*loc));
+			n * sizeof(*loc) + nlabel * sizeof(*label));
 	s->nlocation = (uint32_t)n;
 	s->value = (int64_t *)(s + 1);
 	memcpy(s->value, value, p->nsample_type * sizeof(*value));
 	s->location = n ? (struct location **)(s->value + p->nsample_type) : NULL;
 	if (n)
 		memcpy(s->location, loc, n * sizeof(*loc));
+	s->nlabel = (uint32_t)nlabel;
+	s->label = NULL;
+	if (nlabel) {
+		s->label = (struct label *)((struct location **)(s->value + p->nsample_type) + n);
+		memcpy(s->label, label, nlabel * sizeof(*label));
+	}
 	GROW(p->sample, p->cap_sample, p->nsample + 1);
 	p->sample[p->nsample++] = s;
 	htab_insert(t, k, h, (uint32_t)p->nsample);
 	return s;
+}
+
+struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
+					 const int64_t *value, uint64_t h)
+{
+	return add_sample(p, loc, n, value, h, NULL, 0);
+}
+
+struct sample *profile_add_sample_labels(struct profile *p, struct location *const *loc, size_t n,
+					 const int64_t *value, const struct label *label,
+					 size_t nlabel)
+{
+	struct label few[8], *l = nlabel <= 8 ? few : xcalloc(nlabel, sizeof(*l));
+	struct sample *s;
+	size_t i, j;
+
+	if (!nlabel)
+		return profile_add_sample(p, loc, n, value);
+	/* Insertion sort: stable, and label sets are small. */
+	for (i = 0; i < nlabel; i++) {
+		for (j = i; j > 0 && label_before(&label[i], &l[j - 1]); j--)
+			l[j] = l[j - 1];
+		l[j] = label[i];
+	}
+	s = add_sample(p, loc, n, value, labels_hash(profile_stack_hash(loc, n), l, nlabel), l,
+		       nlabel);
+	if (l != few)
+		free(l);
+	return s;
+}
+
+/* Gives dst's location d the lines of src's location l (dst's strings and functions). */
+static void copy_lines(struct profile *dst, struct location *d, const struct location *l)
+{
+	struct line few[16], *ln = l->nline <= 16 ? few : xcalloc(l->nline, sizeof(*ln));
+	uint32_t i;
+
+	for (i = 0; i < l->nline; i++) {
+		const struct function *f = l->line[i].function;
+
+		ln[i].function = profile_function(dst, f->name, f->system_name, f->filename,
+						  f->start_line, f->symbol_address);
+		ln[i].line = l->line[i].line;
+	}
+	profile_set_lines(dst, d, ln, l->nline);
+	d->is_folded = l->is_folded;
+	if (ln != few)
+		free(ln);
+}
+
+/* s's labels with dst's strings; the order stays canonical. */
+static struct label *translate_labels(struct profile *dst, const struct sample *s,
+				      struct label **buf, size_t *cap)
+{
+	uint32_t i;
+
+	GROW(*buf, *cap, s->nlabel + 1);
+	for (i = 0; i < s->nlabel; i++) {
+		(*buf)[i].key = profile_intern(dst, s->label[i].key);
+		(*buf)[i].str = profile_intern(dst, s->label[i].str);
+		(*buf)[i].num = s->label[i].num;
+		(*buf)[i].num_unit = profile_intern(dst, s->label[i].num_unit);
+	}
+	return *buf;
 }
 
 /*
@@ -284,8 +404,8 @@ struct sample *profile_add_sample_hashed(struct profile *p, struct location *con
  * to the dst mapping of the same file and offset.  Two runs of a program
  * load it (and its libraries) at other addresses when the address space is
  * randomized; through its mappings an address of one run finds the same
- * instruction in the other.  Mappings dst lacks are added, behind dst's own,
- * unless they overlap one of them (then their addresses stay as they are).
+ * instruction in the other.  Mappings dst lacks are added, behind dst's own
+ * (which win where both cover an address).
  */
 struct relocation {
 	int64_t *delta;        /* dst address - src address, by src mapping id - 1 */
@@ -307,16 +427,6 @@ static struct mapping *same_object(const struct profile *dst, const struct mappi
 	return NULL;
 }
 
-static int overlaps(const struct profile *dst, size_t n, const struct mapping *m)
-{
-	size_t j;
-
-	for (j = 0; j < n; j++)
-		if (m->start < dst->mapping[j]->limit && dst->mapping[j]->start < m->limit)
-			return 1;
-	return 0;
-}
-
 static void relocation_init(struct relocation *r, struct profile *dst, const struct profile *src)
 {
 	size_t i, n = dst->nmapping;
@@ -328,7 +438,7 @@ static void relocation_init(struct relocation *r, struct profile *dst, const str
 
 		if (d)
 			r->delta[i] = (int64_t)(d->start - m->start);
-		else if (!overlaps(dst, n, m))
+		else
 			profile_add_mapping(dst, m->start, m->limit, m->offset, m->file, m->build_id);
 	}
 	if (dst->nmapping == n)
@@ -354,7 +464,7 @@ static struct location **translate(struct profile *dst, const struct relocation 
 		(*buf)[i] = profile_location(dst, a);
 		/* Names src already has (a symbolized format) come along. */
 		if (!(*buf)[i]->nline && l->nline)
-			profile_set_lines(dst, (*buf)[i], l->line, l->nline);
+			copy_lines(dst, (*buf)[i], l);
 	}
 	return *buf;
 }
@@ -370,8 +480,9 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 {
 	struct relocation rel;
 	struct location **buf = NULL;
+	struct label *lbuf = NULL;
 	int64_t *val = xcalloc(dst->nsample_type, sizeof(*val));
-	size_t cap = 0, i, j;
+	size_t cap = 0, lcap = 0, i, j;
 
 	if (src->nsample_type != dst->nsample_type)
 		BUG("combining profiles of different sample types");
@@ -379,27 +490,30 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 	for (i = 0; i < src->nsample; i++) {
 		const struct sample *s = src->sample[i];
 		struct location **loc = translate(dst, &rel, s, &buf, &cap);
-		uint64_t h = profile_stack_hash(loc, s->nlocation);
+		struct label *lab = translate_labels(dst, s, &lbuf, &lcap);
+		uint64_t h = labels_hash(profile_stack_hash(loc, s->nlocation), lab, s->nlabel);
 		struct sample *d;
 
 		if (drop_negative) {
 			struct htab *t = &dst->index->sample;
 			size_t k;
 
-			HTAB_FIND(t, h, k, same_stack(dst->sample[t->slot[k].idx - 1], loc, s->nlocation));
+			HTAB_FIND(t, h, k, same_sample(dst->sample[t->slot[k].idx - 1], loc, s->nlocation,
+						       lab, s->nlabel));
 			if (!t->slot[k].idx)
 				continue;
 		}
 		for (j = 0; j < dst->nsample_type; j++)
 			/* scale is 1 or -1; -INT64_MIN does not exist. */
 			val[j] = scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j];
-		d = profile_add_sample_hashed(dst, loc, s->nlocation, val, h);
+		d = add_sample(dst, loc, s->nlocation, val, h, lab, s->nlabel);
 		if (drop_negative)
 			for (j = 0; j < dst->nsample_type; j++)
 				if (d->value[j] < 0)
 					d->value[j] = 0;
 	}
 	free(buf);
+	free(lbuf);
 	free(val);
 	free(rel.delta);
 }

@@ -10,7 +10,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-extern const struct reader reader_gperf, reader_gmon, reader_dcpi;
+extern const struct reader reader_gperf, reader_gmon, reader_dcpi, reader_proto;
 
 /*
  * The readers, in the order they are asked.  gmon first: gperftools' sniff
@@ -21,6 +21,7 @@ static const struct reader *const readers[] = {
 	&reader_gmon,
 	&reader_gperf,
 	&reader_dcpi,
+	&reader_proto,
 };
 
 int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,

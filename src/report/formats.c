@@ -16,6 +16,7 @@ const struct report_format *const report_formats[] = {
 	&report_svg_format,
 	&report_gif_format,
 	&report_png_format,
+	&report_proto_format,
 	NULL,
 };
 

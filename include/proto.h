@@ -1,0 +1,43 @@
+/* proto.h - the profile.proto codec: reading it into the model and writing the model as it. */
+#ifndef PPROF_PROTO_H
+#define PPROF_PROTO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "profile.h"
+#include "reader.h"
+
+/*
+ * Reader (src/readers/proto.c).  The reader table's row: claims gzip data
+ * (1f 8b) and buffers whose top-level fields all parse as a Profile
+ * message's, with a string table.
+ */
+extern const struct reader reader_proto;
+
+/* Default cap on the size of decompressed input (--max_input). */
+#define PROTO_MAX_INFLATED ((size_t)1 << 30)
+
+/*
+ * Reads a profile.proto, gzip-compressed or not, from buf into the empty
+ * profile p, decompressing at most max_inflated bytes.  Validates as Go's
+ * profile package does (string_table[0] "", string indexes in range, ids
+ * nonzero and unique and every reference resolved, one value per sample
+ * type, no concatenated profiles).  Locations keep their lines as the file
+ * has them, innermost first; those without lines stay unsymbolized.
+ * Returns 0, or -1 with e naming path and, for encoding errors, the offset.
+ */
+int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
+		      size_t max_inflated, struct profile *p, struct err *e);
+
+/*
+ * Writer (src/report/proto.c).  Writes p as gzip-compressed profile.proto:
+ * ids are 1-based positions in p's arrays, the string table starts with ""
+ * and lists strings in order of first use, mappings' has_* flags say what
+ * their locations really carry, and equal profiles give equal bytes.
+ * Returns 0, or -1 with e set when writing fails.
+ */
+int proto_write(FILE *out, const struct profile *p, struct err *e);
+
+#endif

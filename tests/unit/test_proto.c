@@ -1,0 +1,209 @@
+/* test_proto.c - unit tests for the profile.proto codec (include/proto.h) and labelled samples. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "proto.h"
+
+static const char *const two_types[] = { "samples", "count", "cpu", "nanoseconds" };
+
+/*
+ * A profile with what the proto carries: a mapping, a symbolized location
+ * with an inline chain, an unsymbolized one, labels, comments, drop/keep
+ * frames, the default sample type.
+ */
+static struct profile *sample_profile(void)
+{
+	struct profile *p = profile_new();
+	struct mapping *m;
+	struct location *l1, *l2, *stack[2];
+	struct line lines[2];
+	struct label lab[3];
+	int64_t v[2] = { 1, 10 };
+
+	profile_set_sample_types(p, 2, two_types);
+	p->period_type.type = profile_intern(p, "cpu");
+	p->period_type.unit = profile_intern(p, "nanoseconds");
+	p->period = 10;
+	p->time_nanos = 123;
+	p->duration_nanos = 456;
+	p->drop_frames = profile_intern(p, "drop.*");
+	p->keep_frames = profile_intern(p, "keep");
+	p->default_sample_type = profile_intern(p, "cpu");
+	profile_add_comment(p, "a comment");
+	m = profile_add_mapping(p, 0x400000, 0x500000, 0, "/bin/prog", "abcd");
+	l1 = profile_add_location(p, m, 0x401000);
+	lines[0].function = profile_function(p, "inner", "_Z5innerv", "a.c", 3, NO_SYMBOL_ADDRESS);
+	lines[0].line = 5;
+	lines[1].function = profile_function(p, "outer", "outer", "a.c", 10, NO_SYMBOL_ADDRESS);
+	lines[1].line = 12;
+	profile_set_lines(p, l1, lines, 2);
+	l1->is_folded = 1;
+	l2 = profile_add_location(p, m, 0x402000);
+	stack[0] = l1;
+	stack[1] = l2;
+	profile_add_sample(p, stack, 2, v);
+	lab[0] = (struct label){ profile_intern(p, "size"), profile_intern(p, ""), 64,
+				 profile_intern(p, "bytes") };
+	lab[1] = (struct label){ profile_intern(p, "worker"), profile_intern(p, "b"), 0,
+				 profile_intern(p, "") };
+	lab[2] = (struct label){ profile_intern(p, "phase"), profile_intern(p, "one"), 0,
+				 profile_intern(p, "") };
+	profile_add_sample_labels(p, stack, 2, v, lab, 3);
+	return p;
+}
+
+/* Writes p as proto into *buf (caller frees); returns its length. */
+static size_t write_proto(const struct profile *p, char **buf)
+{
+	struct err e = { { 0 } };
+	size_t len = 0;
+	FILE *f = open_memstream(buf, &len);
+	int r = proto_write(f, p, &e);
+
+	fclose(f);
+	CHECK_EQ_INT(r, 0);
+	return len;
+}
+
+TEST(labels_make_samples)
+{
+	struct profile *p = sample_profile();
+	struct location *stack[2] = { p->location[0], p->location[1] };
+	struct label lab[3];
+	int64_t v[2] = { 2, 20 };
+
+	CHECK_EQ_INT(p->nsample, 2);
+	/* The same labels in another order: the same sample. */
+	lab[0] = p->sample[1]->label[2];
+	lab[1] = p->sample[1]->label[0];
+	lab[2] = p->sample[1]->label[1];
+	profile_add_sample_labels(p, stack, 2, v, lab, 3);
+	CHECK_EQ_INT(p->nsample, 2);
+	CHECK_EQ_INT(p->sample[1]->value[0], 3);
+	/* Go's order: string labels by key, then numeric ones. */
+	CHECK_STR(p->sample[1]->label[0].key, "phase");
+	CHECK_STR(p->sample[1]->label[1].key, "worker");
+	CHECK_STR(p->sample[1]->label[2].key, "size");
+	/* No labels: the label-less sample. */
+	profile_add_sample_labels(p, stack, 2, v, lab, 0);
+	CHECK_EQ_INT(p->nsample, 2);
+	CHECK_EQ_INT(p->sample[0]->value[0], 3);
+	profile_free(p);
+}
+
+TEST(round_trip)
+{
+	struct profile *p = sample_profile(), *q = profile_new();
+	struct err e = { { 0 } };
+	char *buf, *buf2;
+	size_t len = write_proto(p, &buf), len2;
+	const struct location *l;
+
+	if (!CHECK_EQ_INT(proto_read_buffer("t.pb.gz", (unsigned char *)buf, len,
+					    PROTO_MAX_INFLATED, q, &e), 0)) {
+		TEST_NOTE("%s", e.msg);
+		return;
+	}
+	CHECK_EQ_INT(q->nsample_type, 2);
+	CHECK_STR(q->sample_type[1].unit, "nanoseconds");
+	CHECK_STR(q->period_type.type, "cpu");
+	CHECK_EQ_INT(q->period, 10);
+	CHECK_EQ_INT(q->time_nanos, 123);
+	CHECK_EQ_INT(q->duration_nanos, 456);
+	CHECK_STR(q->drop_frames, "drop.*");
+	CHECK_STR(q->keep_frames, "keep");
+	CHECK_STR(q->default_sample_type, "cpu");
+	if (CHECK_EQ_INT(q->ncomment, 1))
+		CHECK_STR(q->comment[0], "a comment");
+	if (!CHECK_EQ_INT(q->nmapping, 1) || !CHECK_EQ_INT(q->nlocation, 2) ||
+	    !CHECK_EQ_INT(q->nsample, 2))
+		return;
+	CHECK_STR(q->mapping[0]->build_id, "abcd");
+	/* One location without lines: the mapping does not claim functions. */
+	CHECK(!q->mapping[0]->has_functions);
+	l = q->location[0];
+	CHECK(l->is_folded && l->mapping == q->mapping[0] && l->address == 0x401000);
+	if (CHECK_EQ_INT(l->nline, 2)) {
+		CHECK_STR(l->line[0].function->name, "inner");
+		CHECK_STR(l->line[0].function->system_name, "_Z5innerv");
+		CHECK_EQ_INT(l->line[0].line, 5);
+		CHECK_STR(l->line[1].function->name, "outer");
+		CHECK_EQ_INT(l->line[1].function->start_line, 10);
+	}
+	CHECK_EQ_INT(q->location[1]->nline, 0);
+	if (CHECK_EQ_INT(q->sample[1]->nlabel, 3)) {
+		CHECK_STR(q->sample[1]->label[0].str, "one");
+		CHECK_EQ_INT(q->sample[1]->label[2].num, 64);
+		CHECK_STR(q->sample[1]->label[2].num_unit, "bytes");
+	}
+	/* What was read writes the same bytes. */
+	len2 = write_proto(q, &buf2);
+	CHECK(len2 == len && !memcmp(buf, buf2, len));
+	free(buf2);
+	free(buf);
+	profile_free(p);
+	profile_free(q);
+}
+
+TEST(inflate_cap)
+{
+	struct profile *p = sample_profile(), *q = profile_new();
+	struct err e = { { 0 } };
+	char *buf;
+	size_t len = write_proto(p, &buf);
+
+	CHECK_EQ_INT(proto_read_buffer("t.pb.gz", (unsigned char *)buf, len, 64, q, &e), -1);
+	CHECK_STR(e.msg, "t.pb.gz: decompresses to more than 64 bytes");
+	free(buf);
+	profile_free(p);
+	profile_free(q);
+}
+
+TEST(sniff)
+{
+	static const unsigned char gperf[] = { 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x27, 0, 0 };
+	static const char dcpi[] = "name hello\nimage 0x1 /bin/prog\n";
+	static const char gmon[] = "gmon\0\0\0\1";
+	static const unsigned char gz[] = { 0x1f, 0x8b, 8, 0 };
+	/* string_table "" only; then sample_type {1:1} first. */
+	static const unsigned char tiny[] = { 0x32, 0x00 };
+	static const unsigned char st[] = { 0x0a, 0x02, 0x08, 0x01, 0xff };
+
+	CHECK(!reader_proto.sniff(gperf, sizeof(gperf)));
+	CHECK(!reader_proto.sniff((const unsigned char *)dcpi, sizeof(dcpi) - 1));
+	CHECK(!reader_proto.sniff((const unsigned char *)gmon, 8));
+	CHECK(reader_proto.sniff(gz, sizeof(gz)));
+	CHECK(reader_proto.sniff(tiny, sizeof(tiny)));
+	CHECK(reader_proto.sniff(st, sizeof(st)));
+	CHECK(!reader_proto.sniff(st + 2, 3));
+}
+
+TEST(merge_keeps_labels_and_lines)
+{
+	struct profile *src = sample_profile(), *dst = profile_new();
+
+	profile_set_sample_types(dst, 2, two_types);
+	profile_merge(dst, src, 1);
+	profile_merge(dst, src, 1);
+	if (CHECK_EQ_INT(dst->nsample, 2)) {
+		CHECK_EQ_INT(dst->sample[1]->nlabel, 3);
+		CHECK_EQ_INT(dst->sample[1]->value[1], 20);
+		CHECK(dst->sample[1]->label[0].key == profile_intern(dst, "phase"));
+	}
+	if (CHECK_EQ_INT(dst->nlocation, 2) && CHECK_EQ_INT(dst->location[0]->nline, 2))
+		CHECK_STR(dst->location[0]->line[1].function->name, "outer");
+	profile_free(src);
+	profile_free(dst);
+}
+
+int main(void)
+{
+	RUN(labels_make_samples);
+	RUN(round_trip);
+	RUN(inflate_cap);
+	RUN(sniff);
+	RUN(merge_keeps_labels_and_lines);
+	return test_done();
+}
