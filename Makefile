@@ -12,7 +12,7 @@ PKG_CONFIG ?= pkg-config
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-WARN = -Wall -Wextra -Wshadow -Wno-sign-compare -Wno-unused-parameter
+WARN = -Wall -Wextra -Wshadow -Wno-sign-compare -Wno-unused-parameter -Wno-missing-field-initializers
 CPPFLAGS += -D_GNU_SOURCE -Iinclude
 ALL_CFLAGS = -std=gnu11 -pthread $(WARN) $(CFLAGS)
 # Each compile also writes TARGET.d, the headers TARGET was built from.

@@ -22,6 +22,7 @@ struct options {
 	int drop_negative;
 	const char *lib_prefix;
 	const char *sample_index; /* which sample value to report: a type name or a number */
+	size_t max_input;         /* --max_input: bytes a compressed profile may inflate to */
 	int verbose;
 	int interactive;
 	const char *output;
@@ -36,6 +37,7 @@ enum option_kind {
 	OPT_BOOL,      /* int: --NAME sets 1, --noNAME 0; NAME=true|false at the prompt */
 	OPT_INT,       /* int, 0 or more */
 	OPT_DOUBLE,    /* double, 0 or more */
+	OPT_SIZE,      /* size_t, a byte count with an optional k, M or G suffix (powers of 1024) */
 	OPT_STRING,    /* const char * (NULL when unset) */
 	OPT_REGEX,     /* a string that must compile as a regex (empty: unset) */
 	OPT_CHOICE,    /* int: the index of the value in choices */
@@ -58,6 +60,8 @@ struct option {
 	const char *def;         /* the default as it would be typed, or NULL */
 	unsigned flags;
 	const char *help;
+	/* Checks a value beyond its kind (OPT_STRING); -1 with e set when bad. */
+	int (*check)(const char *value, struct err *e);
 };
 
 extern const struct option option_table[];

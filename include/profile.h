@@ -208,6 +208,16 @@ void stack_builder_add(struct stack_builder *b, const uint64_t *addr, size_t n,
 void stack_builder_end(struct stack_builder *b);
 
 /*
+ * A new profile with p's sample types, period, times, comments, frame
+ * regexes and mappings (in the same order, so with the same ids), and no
+ * samples or locations.
+ */
+struct profile *profile_new_like(const struct profile *p);
+
+/* Gives dst's location d copies of the lines of l, a location of another profile. */
+void profile_copy_lines(struct profile *dst, struct location *d, const struct location *l);
+
+/*
  * Adds every sample of src, multiplied by scale (1, or -1 for a base
  * profile), to dst.  Sample types must agree in number.  Addresses are
  * matched through the mappings: an address in a src mapping of the same

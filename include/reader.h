@@ -19,11 +19,16 @@
  * behaviour.  Readers never open object files: fitting and symbolizing go
  * through symbolize.h.
  */
+/* What readers are told: limits on untrusted input.  NULL means the defaults. */
+struct read_options {
+	size_t max_input;   /* bytes compressed input may inflate to; 0: 1 GiB */
+};
+
 struct reader {
 	const char *name;   /* "gperftools CPU profile" */
 	int (*sniff)(const unsigned char *buf, size_t len);
 	int (*read)(const char *path, const unsigned char *buf, size_t len,
-		    struct profile *p, struct err *e);
+		    const struct read_options *ro, struct profile *p, struct err *e);
 	/*
 	 * Fits the profile to its program before symbolization and returns
 	 * the program to symbolize with (program, which may be NULL, or a
@@ -36,6 +41,8 @@ struct reader {
 	const struct frame_rules *frames;
 	/* How reports print values.  Default: report_default_style. */
 	value_style_fn *style;
+	/* Lines text reports print first (the format's metadata).  Default: none. */
+	report_header_fn *header;
 };
 
 /* Whether some reader claims the file by its content (no full parse). */
@@ -45,9 +52,11 @@ int reader_claims(const char *path);
  * Reads path with the first reader that claims it; *out is caller-freed,
  * and *rd (when rd is not NULL) is the reader that read it.
  */
-int reader_load(const char *path, struct profile **out, const struct reader **rd, struct err *e);
+int reader_load(const char *path, const struct read_options *ro, struct profile **out,
+		const struct reader **rd, struct err *e);
 /* The same on a buffer already in memory (path names it in messages). */
 int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
-		       struct profile **out, const struct reader **rd, struct err *e);
+		       const struct read_options *ro, struct profile **out,
+		       const struct reader **rd, struct err *e);
 
 #endif

@@ -36,9 +36,18 @@ struct frame_rules {
 
 /* How a report prints its values: value / divisor with decimals digits, then unit. */
 struct value_style {
-	const char *unit;          /* "samples", "s", "MB", "calls" */
+	const char *unit;          /* "samples", "s", "MB", "calls"; the sample type with measure */
 	double divisor;
 	int decimals;              /* 0: integers */
+	/*
+	 * Go pprof's way, when measure is set: values are amounts of measure
+	 * ("nanoseconds", "bytes", "count") times multiplier, and print scaled
+	 * to show ("ms", "MB"; "minimum" is chosen per report from its values
+	 * when the report is built) with the unit appended: "1.33s", "29.50MB".
+	 */
+	const char *measure;
+	int64_t multiplier;
+	const char *show;
 };
 
 /*
@@ -52,6 +61,8 @@ struct report_env {
 void report_env_release(struct report_env *env);
 
 struct report_options;
+/* Writes a report's header lines (a format's metadata) before its Total line. */
+typedef void report_header_fn(FILE *out, const struct profile *p, const struct report_options *o);
 /* Chooses the value style of a report on sample value si of p. */
 typedef void value_style_fn(const struct profile *p, int si, const struct report_options *o,
 			    struct value_style *vs);
@@ -86,14 +97,23 @@ struct report_options {
 	/* From the reader row of the profile's format; NULL for the defaults. */
 	const struct frame_rules *frames; /* none removed */
 	value_style_fn *style;   /* report_default_style */
+	report_header_fn *header; /* none */
+	const char *unit;        /* --unit: Go pprof's output unit, or NULL */
 };
 
 /*
  * The style values get when the format says nothing: nanoseconds as
  * seconds with two decimals; a count other than the first sample type by
  * its type's name ("calls"); anything else as gperftools' integer samples.
+ * With --unit, report_measured_style.
  */
 value_style_fn report_default_style;
+/*
+ * Go pprof's style in --unit (else "minimum"); with --unit, a count with a
+ * period of a known unit (CPU samples) is measured in the period's unit.
+ */
+value_style_fn report_measured_style;
+
 
 /* One row of a report: a key at the chosen granularity. */
 struct entry {
@@ -145,6 +165,16 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 void report_release(struct report *r);
 
 /*
+ * The profile as reports see it, for formats that write a profile (proto,
+ * raw): p's samples that --focus and --ignore keep, after the reader's
+ * frame rules took frames out (gperftools pprof's RemoveUninterestingFrames
+ * and second-frame rule), with all their values, labels, and the
+ * locations' lines.  Caller frees; NULL with e set on failure.
+ */
+struct profile *report_profile(const struct profile *p, const struct report_options *o,
+			       struct err *e);
+
+/*
  * The text report: "Total: N samples" (when N is not 0), then one row per
  * entry with a non-zero flat or cumulative value, sorted by flat (or cum)
  * descending and key ascending; limit > 0 stops after that many entries.
@@ -160,6 +190,8 @@ void report_kept(FILE *out, const struct report *r, int64_t v, const char *what,
 void report_text_rows(FILE *out, const struct report *r, const struct report_options *o,
 		      int limit);
 
+/* A value with its unit, as totals print: "341 samples", "1.99s". */
+void report_amount(const struct report *r, int64_t v, char *buf, size_t n);
 /* A value as reports print it, in the report's style. */
 void report_value(const struct report *r, int64_t v, char *buf, size_t n);
 

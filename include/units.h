@@ -38,6 +38,9 @@ void units_label(int64_t value, const char *from_unit, const char *to_unit, char
 /* Go's measurement.Percentage: "  100%" near 100, "%5.2f%%" from 1, else "%5.2g%%". */
 void units_percentage(int64_t value, int64_t total, char *buf, size_t n);
 
+/* Whether unit belongs to a family (time, memory, GCU): values in it scale. */
+int units_family(const char *unit);
+
 /*
  * Whether Go knows unit as a --unit value: "minimum", "auto", or a unit of
  * a family.  (Go takes any string: an unknown one scales to the family's

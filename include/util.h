@@ -57,4 +57,14 @@ static inline int64_t sat_add(int64_t a, int64_t b)
 	return r;
 }
 
+/* a * b, held at INT64_MIN or INT64_MAX instead of overflowing. */
+static inline int64_t sat_mul(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(a, b, &r))
+		return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
+	return r;
+}
+
 #endif

@@ -243,14 +243,14 @@ static const struct report *print_header(struct session *s, const struct report_
 {
 	const struct report *r;
 	struct err e;
-	char t[48];
+	char t[80];
 
 	if (!(r = text_report(s, ro, &e))) {
 		fprintf(stderr, "%s\n", e.msg);
 		return NULL;
 	}
-	report_value(r, r->total, t, sizeof(t));
-	printf("Total: %s %s\n", t, r->style.unit);
+	report_amount(r, r->total, t, sizeof(t));
+	printf("Total: %s\n", t);
 	if (focus && *focus)
 		report_kept(stdout, r, r->focus_total, "focusing on", focus);
 	if (ignore && *ignore)

@@ -6,10 +6,19 @@
 
 #include "options.h"
 #include "regex.h"
+#include "units.h"
 #include "util.h"
 
 #define OFF(f) offsetof(struct options, f)
 #define ROFF(f) offsetof(struct options, report.f)
+
+static int check_unit(const char *v, struct err *e)
+{
+	if (!units_known(v))
+		return err_set(e, "option 'unit' wants minimum, auto or a unit such as ns, ms, s, B, kB, MB, "
+			       "not '%s'", v);
+	return 0;
+}
 
 static const char *const granularities[] = { "functions", "lines", "addresses", "files", NULL };
 
@@ -47,6 +56,12 @@ const struct option option_table[] = {
 	  "Comma-separated directories to look for libraries under" },
 	{ "sample_index", OPT_STRING, OFF(sample_index), NULL, 0, "NAME", NULL, 0,
 	  "Report the sample value NAME or number N (gmon.out: calls, executions)" },
+	{ "max_input", OPT_SIZE, OFF(max_input), NULL, 0, "BYTES", "1G", 0,
+	  "Refuse compressed profiles that inflate to more than BYTES (k, M, G suffixes)" },
+	{ "unit", OPT_STRING, ROFF(unit), NULL, 0, "UNIT", NULL, OPT_SETTING,
+	  "Show values in UNIT (ns, ms, s, B, kB, MB, ...; minimum or auto: chosen per "
+	  "report), as Go pprof does; CPU profiles then show time (samples x period)",
+	  check_unit },
 	{ "source_path", OPT_STRING, ROFF(source_path), NULL, 0, "DIRS", NULL, OPT_SETTING,
 	  "Colon-separated directories to find source files in (--list, --disasm)" },
 	{ "trim_path", OPT_STRING, ROFF(trim_path), NULL, 0, "PREFIXES", NULL, OPT_SETTING,
@@ -140,6 +155,21 @@ int options_set(struct options *o, const struct option *opt, const char *v, stru
 		*(double *)field(o, opt) = x;
 		return 0;
 	}
+	case OPT_SIZE: {
+		unsigned long long x;
+		int shift = 0;
+
+		errno = 0;
+		x = strtoull(v, &end, 10);
+		if (*end && !end[1])
+			shift = *end == 'k' || *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : -1;
+		if (errno || end == v || *v == '-' || shift < 0 || (*end && end[1]) || !x ||
+		    x > (SIZE_MAX >> shift))
+			return err_set(e, "option '%s' wants a positive byte count (k, M, G suffixes), "
+				       "not '%s'", opt->name, v);
+		*(size_t *)field(o, opt) = (size_t)x << shift;
+		return 0;
+	}
 	case OPT_REGEX:
 		if (*v) {
 			struct regex *re;
@@ -151,7 +181,9 @@ int options_set(struct options *o, const struct option *opt, const char *v, stru
 		*(const char **)field(o, opt) = *v ? v : NULL;
 		return 0;
 	case OPT_STRING:
-		*(const char **)field(o, opt) = v;
+		if (opt->check && *v && opt->check(v, e) < 0)
+			return -1;
+		*(const char **)field(o, opt) = *v || !opt->check ? v : NULL;
 		return 0;
 	case OPT_CHOICE:
 		for (i = 0; opt->choices[i]; i++)
@@ -180,6 +212,9 @@ void options_format(const struct options *o, const struct option *opt, char *buf
 		return;
 	case OPT_DOUBLE:
 		snprintf(buf, n, "%g", *(const double *)cfield(o, opt));
+		return;
+	case OPT_SIZE:
+		snprintf(buf, n, "%zu", *(const size_t *)cfield(o, opt));
 		return;
 	case OPT_CHOICE:
 		snprintf(buf, n, "%s", opt->choices[*(const int *)cfield(o, opt)]);

@@ -28,12 +28,13 @@ static int same_kind(const struct profile *a, const struct profile *b)
 }
 
 /* Reads path and checks that it can be combined with p (read from first). */
-static struct profile *load_more(const char *path, const struct profile *p, const char *first,
-				 struct err *e)
+static struct profile *load_more(const struct options *o, const char *path,
+				 const struct profile *p, const char *first, struct err *e)
 {
+	struct read_options ro = { .max_input = o->max_input };
 	struct profile *q;
 
-	if (reader_load(path, &q, NULL, e) < 0)
+	if (reader_load(path, &ro, &q, NULL, e) < 0)
 		return NULL;
 	if (!same_kind(q, p)) {
 		err_set(e, "%s: not the same kind of profile as %s", path, first);
@@ -51,19 +52,20 @@ static struct profile *load_more(const char *path, const struct profile *p, cons
 static struct profile *load_profiles(const struct options *o, char **files, int n,
 				     const struct reader **rd, struct err *e)
 {
+	struct read_options ro = { .max_input = o->max_input };
 	struct profile *p, *q;
 	int i;
 
-	if (reader_load(files[n - 1], &p, rd, e) < 0)
+	if (reader_load(files[n - 1], &ro, &p, rd, e) < 0)
 		return NULL;
 	for (i = 0; i < n - 1; i++) {
-		if (!(q = load_more(files[i], p, files[n - 1], e)))
+		if (!(q = load_more(o, files[i], p, files[n - 1], e)))
 			goto fail;
 		profile_merge(p, q, 1);
 		profile_free(q);
 	}
 	if (o->base) {
-		if (!(q = load_more(o->base, p, files[n - 1], e)))
+		if (!(q = load_more(o, o->base, p, files[n - 1], e)))
 			goto fail;
 		profile_subtract(p, q, o->drop_negative);
 		profile_free(q);
@@ -96,7 +98,11 @@ static const char **split_prefixes(const char *s, size_t *n, char **buf)
 	return v;
 }
 
-/* --sample_index: a sample type's name, or its position counted from 0. */
+/*
+ * --sample_index: a sample type's name, or its position counted from 0.
+ * Without it, the profile's default sample type, else the last (Go pprof's
+ * rule; readers of gperftools' formats name their first as the default).
+ */
 static int find_sample_index(const struct profile *p, const char *name, struct err *e)
 {
 	struct strbuf have = STRBUF_INIT;
@@ -104,8 +110,12 @@ static int find_sample_index(const struct profile *p, const char *name, struct e
 	unsigned long n;
 	size_t i;
 
-	if (!name || !*name)
-		return 0;
+	if (!name || !*name) {
+		for (i = 0; i < p->nsample_type; i++)
+			if (!strcmp(p->sample_type[i].type, p->default_sample_type))
+				return (int)i;
+		return p->nsample_type ? (int)p->nsample_type - 1 : 0;
+	}
 	for (i = 0; i < p->nsample_type; i++)
 		if (!strcmp(p->sample_type[i].type, name))
 			return (int)i;
@@ -240,6 +250,7 @@ int pipeline_run(const struct options *o)
 	ro->env = &env;
 	ro->frames = rd->frames;
 	ro->style = rd->style;
+	ro->header = rd->header;
 	if ((ro->sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		status = 2;

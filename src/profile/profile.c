@@ -364,8 +364,7 @@ struct sample *profile_add_sample_labels(struct profile *p, struct location *con
 	return s;
 }
 
-/* Gives dst's location d the lines of src's location l (dst's strings and functions). */
-static void copy_lines(struct profile *dst, struct location *d, const struct location *l)
+void profile_copy_lines(struct profile *dst, struct location *d, const struct location *l)
 {
 	struct line few[16], *ln = l->nline <= 16 ? few : xcalloc(l->nline, sizeof(*ln));
 	uint32_t i;
@@ -409,6 +408,7 @@ static struct label *translate_labels(struct profile *dst, const struct sample *
  */
 struct relocation {
 	int64_t *delta;        /* dst address - src address, by src mapping id - 1 */
+	struct location **loc; /* dst's location of each src location, by id - 1 */
 };
 
 static struct mapping *same_object(const struct profile *dst, const struct mapping *m)
@@ -432,6 +432,7 @@ static void relocation_init(struct relocation *r, struct profile *dst, const str
 	size_t i, n = dst->nmapping;
 
 	r->delta = xcalloc(src->nmapping + 1, sizeof(*r->delta));
+	r->loc = xcalloc(src->nlocation + 1, sizeof(*r->loc));
 	for (i = 0; i < src->nmapping; i++) {
 		const struct mapping *m = src->mapping[i];
 		const struct mapping *d = same_object(dst, m);
@@ -448,6 +449,46 @@ static void relocation_init(struct relocation *r, struct profile *dst, const str
 			dst->location[i]->mapping = profile_find_mapping(dst, dst->location[i]->address);
 }
 
+/* Whether two locations (of two profiles) name the same frames. */
+static int same_lines(const struct location *a, const struct location *b)
+{
+	uint32_t i;
+
+	if (a->nline != b->nline)
+		return 0;
+	for (i = 0; i < a->nline; i++) {
+		const struct function *f = a->line[i].function, *g = b->line[i].function;
+
+		if (a->line[i].line != b->line[i].line || strcmp(f->name, g->name) ||
+		    strcmp(f->system_name, g->system_name) || strcmp(f->filename, g->filename))
+			return 0;
+	}
+	return 1;
+}
+
+/* dst's location for src's location l, made (with l's lines) when missing. */
+static struct location *relocate(struct profile *dst, const struct relocation *r,
+				 const struct location *l)
+{
+	uint64_t a = l->address;
+	struct location *d;
+
+	if (r->loc[l->id - 1])
+		return r->loc[l->id - 1];
+	if (l->mapping)
+		a += (uint64_t)r->delta[l->mapping->id - 1];
+	d = profile_location(dst, a);
+	/* Names src already has (a symbolized format) come along. */
+	if (l->nline && !d->nline) {
+		profile_copy_lines(dst, d, l);
+	} else if (l->nline && !same_lines(d, l)) {
+		/* Another place at the same address (symbolized formats may say 0). */
+		d = profile_add_location(dst, d->mapping, a);
+		profile_copy_lines(dst, d, l);
+	}
+	return r->loc[l->id - 1] = d;
+}
+
 /* dst's locations for the stack of src's sample s. */
 static struct location **translate(struct profile *dst, const struct relocation *r,
 				   const struct sample *s, struct location ***buf, size_t *cap)
@@ -455,17 +496,8 @@ static struct location **translate(struct profile *dst, const struct relocation 
 	uint32_t i;
 
 	GROW(*buf, *cap, s->nlocation + 1);
-	for (i = 0; i < s->nlocation; i++) {
-		const struct location *l = s->location[i];
-		uint64_t a = l->address;
-
-		if (l->mapping)
-			a += (uint64_t)r->delta[l->mapping->id - 1];
-		(*buf)[i] = profile_location(dst, a);
-		/* Names src already has (a symbolized format) come along. */
-		if (!(*buf)[i]->nline && l->nline)
-			copy_lines(dst, (*buf)[i], l);
-	}
+	for (i = 0; i < s->nlocation; i++)
+		(*buf)[i] = relocate(dst, r, s->location[i]);
 	return *buf;
 }
 
@@ -516,6 +548,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 	free(lbuf);
 	free(val);
 	free(rel.delta);
+	free(rel.loc);
 }
 
 void profile_merge(struct profile *dst, const struct profile *src, int64_t scale)
@@ -526,4 +559,40 @@ void profile_merge(struct profile *dst, const struct profile *src, int64_t scale
 void profile_subtract(struct profile *p, const struct profile *base, int drop_negative)
 {
 	combine(p, base, -1, drop_negative);
+}
+
+struct profile *profile_new_like(const struct profile *p)
+{
+	struct profile *q = profile_new();
+	size_t i;
+
+	free(q->sample_type);
+	q->sample_type = xcalloc(p->nsample_type + 1, sizeof(*q->sample_type));
+	q->nsample_type = p->nsample_type;
+	for (i = 0; i < p->nsample_type; i++) {
+		q->sample_type[i].type = profile_intern(q, p->sample_type[i].type);
+		q->sample_type[i].unit = profile_intern(q, p->sample_type[i].unit);
+	}
+	q->period_type.type = profile_intern(q, p->period_type.type);
+	q->period_type.unit = profile_intern(q, p->period_type.unit);
+	q->period = p->period;
+	q->time_nanos = p->time_nanos;
+	q->duration_nanos = p->duration_nanos;
+	for (i = 0; i < p->ncomment; i++)
+		profile_add_comment(q, p->comment[i]);
+	q->address_bits = p->address_bits;
+	q->drop_frames = profile_intern(q, p->drop_frames);
+	q->keep_frames = profile_intern(q, p->keep_frames);
+	q->default_sample_type = profile_intern(q, p->default_sample_type);
+	for (i = 0; i < p->nmapping; i++) {
+		const struct mapping *m = p->mapping[i];
+		struct mapping *n = profile_add_mapping(q, m->start, m->limit, m->offset, m->file,
+							m->build_id);
+
+		n->has_functions = m->has_functions;
+		n->has_filenames = m->has_filenames;
+		n->has_line_numbers = m->has_line_numbers;
+		n->has_inline_frames = m->has_inline_frames;
+	}
+	return q;
 }

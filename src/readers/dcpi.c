@@ -370,7 +370,8 @@ static int read_chunks(struct cursor *c, struct profile *p, const struct header 
 	return 0;
 }
 
-static int dcpi_read(const char *name, const unsigned char *buf, size_t len, struct profile *p,
+static int dcpi_read(const char *name, const unsigned char *buf, size_t len,
+		     const struct read_options *ro, struct profile *p,
 		     struct err *e)
 {
 	struct header h;

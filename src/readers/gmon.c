@@ -577,7 +577,8 @@ static int emit_hist(struct gmon *g, const char *name, struct err *e)
 	return 0;
 }
 
-static int gmon_read(const char *name, const unsigned char *buf, size_t len, struct profile *p,
+static int gmon_read(const char *name, const unsigned char *buf, size_t len,
+		     const struct read_options *ro, struct profile *p,
 		     struct err *e)
 {
 	struct gmon g = { 0 };
@@ -606,6 +607,8 @@ static int gmon_read(const char *name, const unsigned char *buf, size_t len, str
 	types[4] = "executions";
 	types[5] = "count";
 	profile_set_sample_types(p, 3, types);
+	/* gprof's flat profile is about time; calls and executions are asked for. */
+	p->default_sample_type = p->sample_type[0].type;
 	p->period_type = p->sample_type[0];
 	p->period = g.have_hist ? round_ns(1e9 / g.rate) : 0;
 	p->address_bits = orders[k].width * 8;

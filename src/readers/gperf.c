@@ -103,6 +103,8 @@ static int64_t read_header(struct cursor *c, unsigned width, struct profile *p)
 				   (unsigned long long)hdr_words + 2);
 	c->off += (hdr_words - 2) * width;
 	profile_set_sample_types(p, 2, types);
+	/* gperftools pprof reports samples; Go pprof would take the last type. */
+	p->default_sample_type = p->sample_type[0].type;
 	p->period_type.type = profile_intern(p, "cpu");
 	p->period_type.unit = profile_intern(p, "nanoseconds");
 	p->period = (int64_t)period * 1000;
@@ -169,7 +171,7 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, struct
 }
 
 static int gperf_read(const char *name, const unsigned char *buf, size_t len,
-		      struct profile *p, struct err *e)
+		     const struct read_options *ro, struct profile *p, struct err *e)
 {
 	struct cursor c;
 	unsigned width;

@@ -9,6 +9,7 @@
 
 #include "profile.pb-c.h"
 #include "proto.h"
+#include "units.h"
 #include "util.h"
 
 typedef Perftools__Profiles__Profile PbProfile;
@@ -839,14 +840,33 @@ int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
 	return r;
 }
 
-static int proto_read(const char *path, const unsigned char *buf, size_t len, struct profile *p,
+static int proto_read(const char *path, const unsigned char *buf, size_t len,
+		     const struct read_options *ro, struct profile *p,
 		      struct err *e)
 {
-	return proto_read_buffer(path, buf, len, PROTO_MAX_INFLATED, p, e);
+	return proto_read_buffer(path, buf, len, ro && ro->max_input ? ro->max_input : PROTO_MAX_INFLATED,
+				 p, e);
+}
+
+/* The value reported and how long the profile ran, as Go pprof's header names them. */
+static void proto_header(FILE *out, const struct profile *p, const struct report_options *o)
+{
+	int si = o->sample_index;
+
+	if (si >= 0 && (size_t)si < p->nsample_type)
+		fprintf(out, "Type: %s\n", p->sample_type[si].type);
+	if (p->duration_nanos > 0) {
+		char d[48];
+
+		units_label(p->duration_nanos, "nanoseconds", "minimum", d, sizeof(d));
+		fprintf(out, "Duration: %s\n", d);
+	}
 }
 
 const struct reader reader_proto = {
 	.name = "profile.proto",
 	.sniff = proto_sniff,
 	.read = proto_read,
+	.style = report_measured_style,
+	.header = proto_header,
 };

@@ -25,7 +25,8 @@ static const struct reader *const readers[] = {
 };
 
 int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
-		       struct profile **out, const struct reader **rd, struct err *e)
+		       const struct read_options *ro, struct profile **out,
+		       const struct reader **rd, struct err *e)
 {
 	struct strbuf tried = STRBUF_INIT;
 	size_t i;
@@ -39,7 +40,7 @@ int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
 		if (!readers[i]->sniff(buf, len))
 			continue;
 		p = profile_new();
-		if (readers[i]->read(path, buf, len, p, e) < 0) {
+		if (readers[i]->read(path, buf, len, ro, p, e) < 0) {
 			profile_free(p);
 			return -1;
 		}
@@ -93,7 +94,8 @@ static int map_file(const char *path, void **map, size_t *len, struct err *e)
 	return 0;
 }
 
-int reader_load(const char *path, struct profile **out, const struct reader **rd, struct err *e)
+int reader_load(const char *path, const struct read_options *ro, struct profile **out,
+		const struct reader **rd, struct err *e)
 {
 	void *map;
 	size_t len;
@@ -102,7 +104,7 @@ int reader_load(const char *path, struct profile **out, const struct reader **rd
 	*out = NULL;
 	if (map_file(path, &map, &len, e) < 0)
 		return -1;
-	r = reader_load_buffer(path, map, len, out, rd, e);
+	r = reader_load_buffer(path, map, len, ro, out, rd, e);
 	munmap(map, len);
 	return r;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "htab.h"
 #include "profile.pb-c.h"
 #include "proto.h"
 #include "report.h"
@@ -23,54 +24,28 @@ typedef Perftools__Profiles__Function PbFunction;
  * index; indexes follow first use, which makes the output depend on the
  * profile alone.
  */
-struct str_slot {
-	const char *s;
-	int64_t idx;
-};
-
 struct writer {
 	const struct profile *p;
 	struct arena arena;      /* the message tree */
-	struct str_slot *slot;
-	size_t mask, used;
+	struct htab index;       /* table indexes (+ 1) by string pointer */
 	char **table;
 	size_t ntable, cap_table;
 };
 
-static void strings_grow(struct writer *w)
-{
-	struct str_slot *old = w->slot;
-	size_t n = w->mask + 1, i;
-
-	w->slot = xcalloc(2 * n, sizeof(*w->slot));
-	w->mask = 2 * n - 1;
-	for (i = 0; i < n; i++) {
-		size_t j = hash_u64((uintptr_t)old[i].s) & w->mask;
-
-		if (!old[i].s)
-			continue;
-		while (w->slot[j].s)
-			j = (j + 1) & w->mask;
-		w->slot[j] = old[i];
-	}
-	free(old);
-}
-
 static int64_t str_index(struct writer *w, const char *s)
 {
+	uint64_t h;
 	size_t j;
 
 	if (!s || !*s)
 		return 0;
-	for (j = hash_u64((uintptr_t)s) & w->mask; w->slot[j].s; j = (j + 1) & w->mask)
-		if (w->slot[j].s == s)
-			return w->slot[j].idx;
-	w->slot[j].s = s;
-	w->slot[j].idx = (int64_t)w->ntable;
+	h = hash_u64((uintptr_t)s);
+	HTAB_FIND(&w->index, h, j, w->table[w->index.slot[j].idx - 1] == s);
+	if (w->index.slot[j].idx)
+		return w->index.slot[j].idx - 1;
 	GROW(w->table, w->cap_table, w->ntable + 1);
 	w->table[w->ntable++] = (char *)s;
-	if (++w->used * 2 > w->mask + 1)
-		strings_grow(w);
+	htab_insert(&w->index, j, h, (uint32_t)w->ntable);
 	return (int64_t)w->ntable - 1;
 }
 
@@ -321,8 +296,7 @@ int proto_write(FILE *out, const struct profile *p, struct err *e)
 	int r;
 
 	arena_init(&w.arena);
-	w.slot = xcalloc(64, sizeof(*w.slot));
-	w.mask = 63;
+	htab_init(&w.index, 64);
 	GROW(w.table, w.cap_table, 1);
 	w.table[w.ntable++] = (char *)"";
 	build_header(&w, &m);
@@ -338,15 +312,23 @@ int proto_write(FILE *out, const struct profile *p, struct err *e)
 	r = gzip_write(out, buf, len, e);
 	free(buf);
 	free(w.table);
-	free(w.slot);
+	htab_release(&w.index);
 	arena_release(&w.arena);
 	return r;
 }
 
+/* The profile as reports see it: after frame removal, --focus and --ignore. */
 static int write_proto(FILE *out, const struct profile *p, const struct report_options *o,
 		       struct err *e)
 {
-	return proto_write(out, p, e);
+	struct profile *q = report_profile(p, o, e);
+	int r;
+
+	if (!q)
+		return -1;
+	r = proto_write(out, q, e);
+	profile_free(q);
+	return r;
 }
 
 const struct report_format report_proto_format = {

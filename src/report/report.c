@@ -9,6 +9,7 @@
 #include "report.h"
 #include "strbuf.h"
 #include "strtab.h"
+#include "units.h"
 #include "util.h"
 
 /*
@@ -53,6 +54,12 @@ struct builder {
 	unsigned addr_digits;
 	const char *qq;        /* "??" */
 	struct regex *frames_re; /* o->frames->regex */
+	struct profile *out;   /* report_profile: where kept stacks go, instead of entries */
+	struct location **copy; /* copy_stack's stack */
+	size_t cap_copy;
+	struct location **copied; /* out's location of each of p's, by id - 1 */
+	struct label *labels;
+	size_t cap_labels;
 };
 
 static const char *intern(struct builder *b, const char *s)
@@ -430,6 +437,7 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
 
 /* A stack as pprof sees it after removing second frames: leaf, then loc[k..n). */
 struct wstack {
+	const struct sample *s;
 	struct location *const *loc;
 	uint32_t n, k;
 	int64_t count;
@@ -518,12 +526,69 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 	}
 }
 
+/* report_profile: the stack as reports see it, as a sample of b->out. */
+static void copy_stack(struct builder *b, const struct wstack *w)
+{
+	const struct sample *s = w->s;
+	struct profile *out = b->out;
+	uint32_t j, n = 0;
+
+	GROW(b->copy, b->cap_copy, w->n - w->k + 2);
+	for (j = 0; j <= w->n - w->k; j++) {
+		const struct location *l = ws_frame(w, j);
+		struct location *d;
+
+		if (b->li[l->id - 1].uninteresting)
+			continue;
+		/* One location of out per location of p, even where addresses repeat. */
+		if (!(d = b->copied[l->id - 1])) {
+			d = profile_add_location(out, l->mapping ? out->mapping[l->mapping->id - 1] : NULL,
+						 l->address);
+			profile_copy_lines(out, d, l);
+			d->tried = l->tried;
+			b->copied[l->id - 1] = d;
+		}
+		b->copy[n++] = d;
+	}
+	if (!n)
+		return;
+	GROW(b->labels, b->cap_labels, s->nlabel + 1);
+	for (j = 0; j < s->nlabel; j++) {
+		b->labels[j].key = profile_intern(out, s->label[j].key);
+		b->labels[j].str = profile_intern(out, s->label[j].str);
+		b->labels[j].num = s->label[j].num;
+		b->labels[j].num_unit = profile_intern(out, s->label[j].num_unit);
+	}
+	profile_add_sample_labels(out, b->copy, n, s->value, b->labels, s->nlabel);
+}
+
+void report_measured_style(const struct profile *p, int si, const struct report_options *o,
+			   struct value_style *vs)
+{
+	const struct value_type *vt = &p->sample_type[si];
+
+	vs->unit = vt->type;
+	vs->divisor = 1;
+	vs->decimals = 0;
+	vs->measure = vt->unit;
+	vs->multiplier = 1;
+	vs->show = o->unit ? o->unit : "minimum";
+	/* Asked for a unit, samples of a periodic profile are amounts of its period. */
+	if (o->unit && !strcmp(vt->unit, "count") && p->period > 0 &&
+	    units_family(p->period_type.unit)) {
+		vs->measure = p->period_type.unit;
+		vs->multiplier = p->period;
+	}
+}
+
 void report_default_style(const struct profile *p, int si, const struct report_options *o,
 			  struct value_style *vs)
 {
 	const struct value_type *vt = p->nsample_type ? &p->sample_type[si] : NULL;
 
-	(void)o;
+	memset(vs, 0, sizeof(*vs));
+	if (vt && o->unit)
+		return report_measured_style(p, si, o, vs);
 	vs->unit = "samples";
 	vs->divisor = 1;
 	vs->decimals = 0;
@@ -538,10 +603,12 @@ void report_default_style(const struct profile *p, int si, const struct report_o
 	}
 }
 
-int report_build(const struct profile *p, const struct report_options *o, struct report *r,
-		 struct err *e)
+/* report_build, or with out, report_profile's filling of out. */
+static int build(const struct profile *p, const struct report_options *o, struct report *r,
+		 struct profile *out, struct err *e)
 {
-	struct builder b = { .p = p, .o = o, .r = r, .sb = STRBUF_INIT, .tmp = STRBUF_INIT };
+	struct builder b = { .p = p, .o = o, .r = r, .sb = STRBUF_INIT, .tmp = STRBUF_INIT,
+			     .out = out };
 	struct regex *focus = NULL, *ignore = NULL;
 	struct wstack *ws = NULL;
 	uint32_t *path = NULL, *seen = NULL;
@@ -572,9 +639,13 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
 	build_fninfo(&b);
-	find_overloads(&b);
 	mark_locations(&b, focus, ignore);
-	build_keys(&b);
+	if (out)
+		b.copied = xcalloc(p->nlocation + 1, sizeof(*b.copied));
+	else {
+		find_overloads(&b);
+		build_keys(&b);
+	}
 
 	ws = xcalloc(p->nsample + 1, sizeof(*ws));
 	for (i = 0; i < p->nsample; i++) {
@@ -582,6 +653,7 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 
 		if (!s->nlocation)
 			continue;
+		ws[nws].s = s;
 		ws[nws].loc = s->location;
 		ws[nws].n = s->nlocation;
 		ws[nws].k = 1;
@@ -621,7 +693,10 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 			goto out;
 		}
 		r->kept_total = sat_add(r->kept_total, w->count);
-		reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
+		if (out)
+			copy_stack(&b, w);
+		else
+			reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
 	}
 	ret = 0;
 out:
@@ -632,6 +707,9 @@ out:
 	free(b.li);
 	free(b.keys);
 	free(b.chain);
+	free(b.copy);
+	free(b.copied);
+	free(b.labels);
 	sb_release(&b.sb);
 	sb_release(&b.tmp);
 	regex_free(focus);
@@ -641,6 +719,48 @@ out:
 	if (ret < 0)
 		report_release(r);
 	return ret;
+}
+
+/* "minimum": the unit Go pprof's text report would choose for these entries. */
+static void choose_unit(struct report *r)
+{
+	int64_t *flat = xcalloc(r->nentry + 1, sizeof(*flat)), *cum = xcalloc(r->nentry + 1, sizeof(*cum));
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nentry; i++) {
+		if (!r->entry[i].flat && !r->entry[i].cum)
+			continue;
+		flat[n] = sat_mul(r->entry[i].flat, r->style.multiplier);
+		cum[n++] = sat_mul(r->entry[i].cum, r->style.multiplier);
+	}
+	r->style.show = units_report_unit(flat, cum, n, sat_mul(r->total, r->style.multiplier),
+					  r->style.measure);
+	free(flat);
+	free(cum);
+}
+
+int report_build(const struct profile *p, const struct report_options *o, struct report *r,
+		 struct err *e)
+{
+	if (build(p, o, r, NULL, e) < 0)
+		return -1;
+	if (r->style.measure && (!strcmp(r->style.show, "minimum") || !strcmp(r->style.show, "auto")))
+		choose_unit(r);
+	return 0;
+}
+
+struct profile *report_profile(const struct profile *p, const struct report_options *o,
+			       struct err *e)
+{
+	struct profile *out = profile_new_like(p);
+	struct report r;
+
+	if (build(p, o, &r, out, e) < 0) {
+		profile_free(out);
+		return NULL;
+	}
+	report_release(&r);
+	return out;
 }
 
 void report_release(struct report *r)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "units.h"
 #include "util.h"
 
 static void percent(char *buf, size_t n, int64_t num, int64_t total)
@@ -48,30 +49,43 @@ static void print_name(FILE *out, const struct entry *e, const struct report_opt
 
 void report_value(const struct report *r, int64_t v, char *buf, size_t n)
 {
-	if (r->style.decimals || r->style.divisor != 1)
+	if (r->style.measure)
+		units_label(sat_mul(v, r->style.multiplier), r->style.measure, r->style.show, buf, n);
+	else if (r->style.decimals || r->style.divisor != 1)
 		snprintf(buf, n, "%.*f", r->style.decimals, (double)v / r->style.divisor);
 	else
 		snprintf(buf, n, "%lld", (long long)v);
 }
 
+void report_amount(const struct report *r, int64_t v, char *buf, size_t n)
+{
+	char num[48];
+
+	report_value(r, v, num, sizeof(num));
+	if (r->style.measure)
+		snprintf(buf, n, "%s", num);
+	else
+		snprintf(buf, n, "%s %s", num, r->style.unit);
+}
+
 /* "After focusing on 'RE': N samples of T (P%)", as gperftools pprof's prompt says it. */
 void report_kept(FILE *out, const struct report *r, int64_t v, const char *what, const char *re)
 {
-	char kept[48], total[48];
+	char kept[80], total[48];
 
-	report_value(r, v, kept, sizeof(kept));
+	report_amount(r, v, kept, sizeof(kept));
 	report_value(r, r->total, total, sizeof(total));
-	fprintf(out, "After %s '%s': %s %s of %s (%0.1f%%)\n", what, re, kept, r->style.unit, total,
+	fprintf(out, "After %s '%s': %s of %s (%0.1f%%)\n", what, re, kept, total,
 		r->total ? (double)v * 100.0 / (double)r->total : 0.0);
 }
 
 void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit)
 {
 	if (r->total != 0) {
-		char t[48];
+		char t[80];
 
-		report_value(r, r->total, t, sizeof(t));
-		fprintf(out, "Total: %s %s\n", t, r->style.unit);
+		report_amount(r, r->total, t, sizeof(t));
+		fprintf(out, "Total: %s\n", t);
 		/* How much the filters leave, so that a report of part of the profile says so. */
 		if (o->focus)
 			report_kept(out, r, r->focus_total, "focusing on", o->focus);
@@ -116,7 +130,9 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 
 	if (report_build(p, o, &r, e) < 0)
 		return -1;
-	/* The profile's comments (header lines of its format) come first. */
+	/* The format's header lines and the profile's comments come first. */
+	if (o->header)
+		o->header(out, p, o);
 	for (i = 0; i < p->ncomment; i++)
 		fprintf(out, "%s\n", p->comment[i]);
 	report_text(out, &r, o, 0);

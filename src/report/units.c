@@ -158,6 +158,16 @@ void units_percentage(int64_t value, int64_t total, char *buf, size_t n)
 		snprintf(buf, n, "%5.2g%%", ratio);
 }
 
+int units_family(const char *unit)
+{
+	size_t i;
+
+	for (i = 0; i < NFAMILY; i++)
+		if (sniff(&families[i], unit))
+			return 1;
+	return 0;
+}
+
 int units_known(const char *unit)
 {
 	size_t i;

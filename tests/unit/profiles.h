@@ -170,7 +170,7 @@ static const struct reader *filebuf_reader __attribute__((unused));
 static inline int filebuf_load(const struct filebuf *f, const char *name, size_t len,
 			       struct profile **p, struct err *e)
 {
-	return reader_load_buffer(name, (const unsigned char *)f->sb.buf, len, p, &filebuf_reader,
+	return reader_load_buffer(name, (const unsigned char *)f->sb.buf, len, NULL, p, &filebuf_reader,
 				  e);
 }
 

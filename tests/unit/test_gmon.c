@@ -180,9 +180,9 @@ TEST(not_claimed)
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 
-	CHECK_EQ_INT(reader_load_buffer("cpu.prof", cpu, sizeof(cpu), &p, NULL, &e), -1);
+	CHECK_EQ_INT(reader_load_buffer("cpu.prof", cpu, sizeof(cpu), NULL, &p, NULL, &e), -1);
 	CHECK(!strstr(e.msg, "gmon"));
-	CHECK_EQ_INT(reader_load_buffer("prog", elf, sizeof(elf), &p, NULL, &e), -1);
+	CHECK_EQ_INT(reader_load_buffer("prog", elf, sizeof(elf), NULL, &p, NULL, &e), -1);
 	CHECK_CONTAINS(e.msg, "unknown profile format");
 	CHECK(p == NULL);
 }

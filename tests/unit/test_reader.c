@@ -343,7 +343,7 @@ TEST(not_a_profile)
 	struct err e = { { 0 } };
 
 	CHECK_EQ_INT(reader_load_buffer("notes.txt", (const unsigned char *)text, sizeof(text) - 1,
-					&p, NULL, &e), -1);
+					NULL, &p, NULL, &e), -1);
 	CHECK_CONTAINS(e.msg, "notes.txt");
 	CHECK(p == NULL);
 }
@@ -354,7 +354,7 @@ TEST(empty_buffer)
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 
-	CHECK_EQ_INT(reader_load_buffer("empty.prof", none, 0, &p, NULL, &e), -1);
+	CHECK_EQ_INT(reader_load_buffer("empty.prof", none, 0, NULL, &p, NULL, &e), -1);
 	CHECK_CONTAINS(e.msg, "empty.prof");
 	CHECK(p == NULL);
 }
@@ -364,7 +364,7 @@ TEST(load_missing_file)
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 
-	CHECK_EQ_INT(reader_load("/nonexistent/dir/cpu.prof", &p, NULL, &e), -1);
+	CHECK_EQ_INT(reader_load("/nonexistent/dir/cpu.prof", NULL, &p, NULL, &e), -1);
 	CHECK_CONTAINS(e.msg, "/nonexistent/dir/cpu.prof");
 	CHECK(p == NULL);
 }
