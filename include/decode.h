@@ -1,4 +1,4 @@
-/* decode.h - machine code to instruction text, in process, with capstone. */
+/* decode.h - machine code to capstone's instruction text, in process. */
 #ifndef PPROF_DECODE_H
 #define PPROF_DECODE_H
 
@@ -9,14 +9,13 @@
 #include "err.h"
 
 enum decode_syntax {
-	DECODE_ATT,    /* x86: AT&T, as objdump prints by default */
+	DECODE_ATT,    /* x86: AT&T */
 	DECODE_INTEL,  /* x86: Intel; other architectures have one syntax */
 };
 
 /*
- * The symbol objdump would print for a code address, "<name>" or
- * "<name+0x10>": returns the symbol's name and sets *start to its address,
- * or returns NULL.
+ * The symbol that names a code address: returns its name and sets *start
+ * to its value (at or below addr), or returns NULL.
  */
 typedef const char *(*decode_symfn)(void *ctx, uint64_t addr, uint64_t *start);
 
@@ -34,34 +33,33 @@ void decoder_free(struct decoder *d);
 
 struct insn {
 	uint64_t addr;      /* object address */
-	uint32_t size;      /* bytes */
+	uint32_t size;      /* bytes, at least 1 */
 	/*
-	 * What objdump prints after "addr:\t": "mov    %rsp,%rbp",
-	 * "call   11d0 <leaf_a>"; "(bad)" for what does not decode.  Room
-	 * for long C++ symbol names; longer text is cut.
+	 * Capstone's mnemonic and operands, "movq %rsp, %rbp"; a direct call
+	 * or branch (x86, ARM, AArch64, MIPS, PowerPC, SPARC, SystemZ) adds
+	 * its target's symbol, "callq 0x11d0 <leaf_a>", "jne 0x1234
+	 * <main+0x34>".  "(bad)" for bytes capstone does not decode.  The
+	 * spelling is capstone's, not objdump's.  Longer text is cut.
 	 */
 	char text[1024];
 };
 
 /*
- * Decodes what objdump -d --start-address=addr --stop-address=addr+n
- * shows of a code section: code holds the section's bytes from object
- * address addr on, avail of them (avail >= n; no byte past avail is read,
- * and any bytes are safe).  As in objdump, instructions end by addr+n:
- * one cut by it comes out a byte at a time (x86: "rex.W", ".byte 0x8b");
- * the bytes after addr+n only tell such a cut from bad bytes.
- * Bytes that do not decode are "(bad)" instructions of the smallest
- * instruction size (one byte on x86, with any prefixes before them); an x86
- * instruction capstone 4 does not know (some AVX-512, CET) is measured and
- * shown as "(bad)" too, unless it is one of a few named ones.  Runs of
- * zero bytes are skipped as objdump skips them (8 or more, in multiples of
- * 4 unless they reach addr+n; fewer than 3 at the very end; not after a
- * MIPS or SPARC branch, whose delay slot they are).  objdump cuts its
- * ranges at every symbol, so a caller matching it calls decode once per
- * symbol.  Appends to *v (count *nv, capacity *cap, grown with GROW) and
- * returns the number added.  sym may be NULL; names it returns are copied.
+ * Decodes the n bytes at code, the first at object address addr, into
+ * instructions that start and end where objdump -d's do; no byte past n is
+ * read.  Instructions are capstone's, but for what objdump does not show
+ * as one: runs of zero bytes are skipped as objdump skips them (8 or more,
+ * in whole words unless they end the range; fewer than 3 at the very end;
+ * not in a MIPS or SPARC delay slot), and an x86 fwait before an x87
+ * instruction is one instruction with it ("wait; fnstcw ...").  Where
+ * capstone decodes nothing, one "(bad)" instruction of the architecture's
+ * smallest instruction size (one byte on x86; what is left if less) is
+ * taken and decoding goes on after it: there objdump, which knows
+ * instructions capstone 4 does not (some AVX-512), can differ.
+ * Appends to *v (count *nv, capacity *cap, grown with GROW) and returns
+ * the number added.  sym may be NULL; the names it returns are copied.
  */
-size_t decode(struct decoder *d, const uint8_t *code, size_t avail, size_t n, uint64_t addr,
-	      decode_symfn sym, void *ctx, struct insn **v, size_t *nv, size_t *cap);
+size_t decode(struct decoder *d, const uint8_t *code, size_t n, uint64_t addr, decode_symfn sym,
+	      void *ctx, struct insn **v, size_t *nv, size_t *cap);
 
 #endif

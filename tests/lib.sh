@@ -215,3 +215,8 @@ says_kept() {
 		esac
 	done
 }
+
+# no_text FILE: a --disasm listing without the instruction text, which is
+# capstone's and not objdump's: the "%6s %6s    %8s: TEXT" lines keep
+# "%6s %6s    %8s:", the rest is as is.
+no_text() { sed -E 's/^(.{6} .{6}    [ 0-9a-f]{8,}):.*/\1:/' "$1"; }

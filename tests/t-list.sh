@@ -13,7 +13,8 @@
 #  - --disasm=RE does too, except for the instruction text (ours is
 #    capstone's), for routines of our own programs only;
 #  - the counts of each routine sum to its totals line;
-#  - the instructions (addresses, mnemonics) are objdump's, AT&T and Intel;
+#  - the instructions (addresses, direct call and jump targets) are
+#    objdump's, AT&T and Intel;
 #  - a missing source file, --source_path and --trim_path;
 #  - stripped objects; routines without samples; a bad regex;
 #  - the list and disasm commands of the prompt;
@@ -152,9 +153,6 @@ canon() {
 	LC_ALL=C awk "${opts[@]}" "$CANON" "$@"
 }
 
-# no_text FILE: a --disasm listing without the instruction text (the
-# "%6s %6s    %8s: TEXT" lines keep "%6s %6s    %8s:").
-no_text() { sed -E 's/^(.{6} .{6}    [ 0-9a-f]{8,}):.*/\1:/' "$1"; }
 
 # sums KIND FILE: prints each routine of a --list (KIND list) or --disasm
 # (KIND disasm) listing whose per-line or per-instruction counts do not add
@@ -327,8 +325,12 @@ check_run out/list-all-multi "multi-prog --list=." &&
 	check_sums "multi-prog --list=." list out/list-all-multi
 
 # --- 4. instructions against objdump -------------------------------------------
-# objdump_insns FILE SYMBOL [-M intel]: "ADDRESS MNEMONIC" lines of objdump
-# for SYMBOL's range in FILE: from its address in "nm -n" to the next one.
+# The instruction text is capstone's, not objdump's: what must be objdump's is
+# where each instruction starts and where each direct call or jump goes.
+# objdump_insns FILE SYMBOL [-M intel]: objdump's instructions in SYMBOL's
+# range of FILE (from its address in "nm -n" to the next one), one line each:
+# the address, and for a direct call or jump (a target "ADDR <SYM>" without a
+# "#" comment) " -> ADDR".
 objdump_insns() {
 	local file=$1 sym=$2 range; shift 2
 	range=$(nm -n "$file" | awk -v s="$sym" '
@@ -338,12 +340,21 @@ objdump_insns() {
 	# shellcheck disable=SC2086
 	objdump -d --no-show-raw-insn "$@" $range "$file" |
 		awk -F '\t' '/^ *[0-9a-f]+:\t/ {
-			a = $1; sub(/^ */, "", a); sub(/:$/, "", a)
-			t = $2; sub(/^ */, "", t); sub(/ .*/, "", t); print a, t }'
+			a = $1; sub(/^ */, "", a); sub(/:$/, "", a); t = ""
+			if ($2 !~ /#/ && match($2, / [0-9a-f]+ <.*>$/)) {
+				t = substr($2, RSTART + 1); sub(/ .*/, "", t); t = " -> " t
+			}
+			print a t }'
 }
-# our_insns LISTING: the same from our --disasm listing.
+# our_insns LISTING: the same from our --disasm listing, where capstone writes
+# a direct target "0xADDR <SYM>".
 our_insns() {
-	sed -nE 's/^.{6} .{6}    ([ 0-9a-f]{8,}): *([^ ]*).*/\1 \2/p' "$1" | sed 's/^ *//'
+	sed -nE 's/^.{6} .{6}    ([ 0-9a-f]{8,}): *(.*)/\1 \2/p' "$1" |
+		awk '{ t = ""
+			if (match($0, / 0x[0-9a-f]+ <.*>$/)) {
+				t = substr($0, RSTART + 3); sub(/ .*/, "", t); t = " -> " t
+			}
+			print $1 t }'
 }
 # compare_objdump NAME OBJECT SYMBOL RE PROG
 compare_objdump() {
@@ -359,11 +370,10 @@ compare_objdump() {
 		fi
 		objdump_insns "$obj" "$sym" "${theirs[@]}" >"$out.objdump"
 		our_insns "$out" >"$out.ours"
-		same_output "$name: addresses and mnemonics equal objdump's ($syntax)" "$out.objdump" "$out.ours"
+		same_output "$name: instruction addresses and direct call and jump targets equal objdump's ($syntax)" \
+			"$out.objdump" "$out.ours"
 	done
 }
-# No normalization was needed: capstone and objdump agree on every mnemonic
-# here, prefixes (data16, cs, rep) and AT&T size suffixes included.
 compare_objdump "fib" c-prog fib '^fib<' c-prog
 compare_objdump "main" c-prog main '^main<' c-prog
 compare_objdump "format_lines (inlined code, calls into libc)" c-prog format_lines.constprop.0 '^format_lines' c-prog

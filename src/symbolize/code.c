@@ -266,8 +266,8 @@ static int decode_range(struct object *ob, struct decoder *dec, uint64_t start, 
 		if (!d || !d->d_buf || d->d_size < sh.sh_size)
 			return err_set(e, "'%s': cannot read section at 0x%llx: %s", ob->m->path,
 				       (unsigned long long)sh.sh_addr, elf_errmsg(-1));
-		decode(dec, (const uint8_t *)d->d_buf + (lo - sh.sh_addr), send - lo, hi - lo, lo,
-		       symbol_for, ob->m, v, nv, cap);
+		decode(dec, (const uint8_t *)d->d_buf + (lo - sh.sh_addr), hi - lo, lo, symbol_for,
+		       ob->m, v, nv, cap);
 	}
 	return 0;
 }
