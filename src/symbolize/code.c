@@ -77,25 +77,10 @@ static int cmp_object(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* The first of the n ascending addresses that is at least a. */
-static size_t lower_bound(const uint64_t *addr, size_t n, uint64_t a)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (addr[mid] < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
+/* Whether one of the n ascending addresses is in [lo, hi). */
 static int holds_any(const uint64_t *addr, size_t n, uint64_t lo, uint64_t hi)
 {
-	size_t k = lower_bound(addr, n, lo);
+	size_t k = u64_search_from(addr, n, lo);
 
 	return k < n && addr[k] < hi;
 }

@@ -441,6 +441,11 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
 	return u;
 }
 
+static uint64_t range_lo(const void *r)
+{
+	return ((const struct range *)r)->lo;
+}
+
 static int node_contains(const struct unit *u, const struct node *n, uint64_t addr)
 {
 	uint32_t i;
@@ -545,7 +550,7 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 	struct unit *u;
 	int32_t chain[256];
 	int depth = 0, i;
-	size_t lo, hi;
+	size_t lo;
 	int32_t cur = -1;
 
 	*file = NULL;
@@ -556,16 +561,7 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 	u = unit_for(ix, cudie);
 	line_at(ix, u, addr, file, line);
 	/* The last top-level range starting at or below addr that holds it. */
-	lo = 0;
-	hi = u->ntop;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (u->top[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = search_above(u->top, u->ntop, sizeof(*u->top), addr, range_lo);
 	while (lo-- > 0) {
 		if (addr < u->top[lo].hi) {
 			cur = (int32_t)u->top[lo].node;

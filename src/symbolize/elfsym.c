@@ -238,21 +238,10 @@ void bounds_release(struct bounds *b)
 
 const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	/* Ends ascend (the last routine ends where it starts): the first above addr. */
+	size_t i = u64_search_above(b->end, b->n, addr);
 
-	if (!b->n)
-		return NULL;
-	/* First index whose end is above addr, at most the last one. */
-	hi = b->n - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->end[mid] > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return addr < b->end[lo] ? b->sym[lo] : NULL;
+	return i < b->n ? b->sym[i] : NULL;
 }
 
 static int function_like(const struct elfsym *s)
@@ -282,19 +271,14 @@ static int section_of(Elf *elf, uint64_t addr, size_t *index)
 	return 0;
 }
 
+static uint64_t sym_value(const void *s)
+{
+	return ((const struct elfsym *)s)->value;
+}
+
 size_t elfsyms_upto(const struct elfsyms *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->sym[mid].value <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return search_above(t->sym, t->n, sizeof(*t->sym), addr, sym_value);
 }
 
 const struct elfsym *elfsyms_find_function(const struct elfsyms *t, Elf *elf, uint64_t addr)

@@ -213,19 +213,16 @@ static void gtab_read(Elf *elf, struct profile *p, struct gtab *t)
 	t->sym[t->n - 1].end = text_end ? text_end - 1 : UINT64_MAX;
 }
 
+static uint64_t gsym_addr(const void *g)
+{
+	return ((const struct gsym *)g)->addr;
+}
+
 /* gprof's sym_lookup: the symbol whose [addr, end] holds a, or -1. */
 static long gtab_lookup(const struct gtab *t, uint64_t a)
 {
-	size_t lo = 0, hi = t->n;
+	size_t lo = search_above(t->sym, t->n, sizeof(*t->sym), a, gsym_addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->sym[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || a > t->sym[lo - 1].end)
 		return -1;
 	return (long)(lo - 1);
