@@ -229,16 +229,16 @@ static const char *symbol_for(void *ctx, uint64_t addr, uint64_t *start)
 static int decode_range(struct object *ob, struct decoder *dec, uint64_t start, uint64_t end,
 			struct insn **v, size_t *nv, size_t *cap, struct err *e)
 {
+	const struct section_want w = { .flags = SHF_EXECINSTR, .addr = start, .size = end - start };
 	Elf *elf = ob->m->elf;
 	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
+	while ((scn = elf_section_find(elf, scn, &w, &sh))) {
 		Elf_Data *d;
 		uint64_t lo, hi, send;
 
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
-		    sh.sh_type == SHT_NOBITS || !sh.sh_size)
+		if (sh.sh_type == SHT_NOBITS)
 			continue;
 		send = sh.sh_addr + sh.sh_size;
 		if (send < sh.sh_addr)

@@ -123,9 +123,9 @@ static void gtab_read(Elf *elf, struct profile *p, struct gtab *t)
 	uint64_t text_end = 0;
 
 	memset(t, 0, sizeof(*t));
-	scn = elf_section_of_type(elf, SHT_SYMTAB, &sh);
+	scn = elf_section_find(elf, NULL, &(struct section_want){ .type = SHT_SYMTAB }, &sh);
 	if (!scn)
-		scn = elf_section_of_type(elf, SHT_DYNSYM, &sh);
+		scn = elf_section_find(elf, NULL, &(struct section_want){ .type = SHT_DYNSYM }, &sh);
 	if (!scn || sh.sh_entsize == 0 || !(d = elf_getdata(scn, NULL)))
 		return;
 	tscn = elf_getscn(elf, sh.sh_link);
@@ -197,17 +197,8 @@ static void gtab_read(Elf *elf, struct profile *p, struct gtab *t)
 		t->sym[out++] = t->sym[i];
 	}
 	t->n = out;
-	tscn = NULL;
-	while ((tscn = elf_nextscn(elf, tscn))) {
-		const char *nm;
-		size_t shstrndx;
-
-		if (!gelf_getshdr(tscn, &tsh) || elf_getshdrstrndx(elf, &shstrndx) < 0)
-			continue;
-		nm = elf_strptr(elf, shstrndx, tsh.sh_name);
-		if (nm && !strcmp(nm, ".text"))
-			text_end = tsh.sh_addr + tsh.sh_size;
-	}
+	if (elf_section_find(elf, NULL, &(struct section_want){ .name = ".text" }, &tsh))
+		text_end = tsh.sh_addr + tsh.sh_size;
 	for (i = 0; i + 1 < t->n; i++)
 		t->sym[i].end = t->sym[i + 1].addr - 1;
 	t->sym[t->n - 1].end = text_end ? text_end - 1 : UINT64_MAX;
