@@ -12,8 +12,9 @@
 #include "symbolize.h"
 
 /*
- * The objects of a symbolized profile opened again, as the symbolizer found
- * them (program, libraries, --lib_prefix); each is read when first needed.
+ * The objects of a symbolized profile opened again in a symbolizer session
+ * of their own, as the symbolizer found them (program, libraries,
+ * --lib_prefix, separate debug files); each is read when first needed.
  * p and o must outlive it.
  */
 struct code;

@@ -9,9 +9,9 @@
 #include "strbuf.h"
 #include "util.h"
 
-/* An object at one load address: what pprof calls a library. */
-struct object {
-	struct module *m;
+/* An object at one load address with samples: what pprof calls a library. */
+struct listed {
+	struct object *ob;
 	uint64_t adjust;
 	size_t rank;               /* mapping order; the program's own addresses last */
 	struct decoder *dec[2];    /* per syntax, made on first use */
@@ -21,7 +21,7 @@ struct code {
 	struct symbolizer s;
 	struct profile *strings;   /* owns every name handed out */
 	const struct symbolize_options *o;
-	struct object *obj;
+	struct listed *obj;
 	size_t nobj, cap_obj;
 	int planned;
 };
@@ -53,26 +53,27 @@ void code_close(struct code *c)
 	free(c);
 }
 
-static void add_object(struct code *c, struct module *m, uint64_t adjust, size_t rank)
+static void add_listed(struct code *c, struct object *ob, uint64_t adjust, size_t rank)
 {
+	struct listed *l;
 	size_t i;
 
-	if (!m || !m->ok)
+	if (!ob || !ob->ok)
 		return;
 	for (i = 0; i < c->nobj; i++)
-		if (c->obj[i].m == m && c->obj[i].adjust == adjust)
+		if (c->obj[i].ob == ob && c->obj[i].adjust == adjust)
 			return;
 	GROW(c->obj, c->cap_obj, c->nobj + 1);
-	memset(&c->obj[c->nobj], 0, sizeof(c->obj[0]));
-	c->obj[c->nobj].m = m;
-	c->obj[c->nobj].adjust = adjust;
-	c->obj[c->nobj].rank = rank;
-	c->nobj++;
+	l = &c->obj[c->nobj++];
+	memset(l, 0, sizeof(*l));
+	l->ob = ob;
+	l->adjust = adjust;
+	l->rank = rank;
 }
 
-static int cmp_object(const void *a, const void *b)
+static int cmp_listed(const void *a, const void *b)
 {
-	const struct object *x = a, *y = b;
+	const struct listed *x = a, *y = b;
 
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
@@ -99,18 +100,19 @@ static void plan_objects(struct code *c, const uint64_t *addr, size_t n)
 	size_t i;
 
 	c->planned = 1;
-	for (i = 0; i < s->nlibs; i++) {
+	/* pprof's order, the latest start first, decides which rank a duplicate keeps. */
+	for (i = s->nlibs; i-- > 0;) {
 		struct lib *l = &s->libs[i];
-		struct module *m;
+		struct object *ob;
 
 		if (!holds_any(addr, n, l->start, l->end == UINT64_MAX ? l->end : l->end + 1))
 			continue;
-		m = lib_module(s, l);   /* sets l->adjust */
-		add_object(c, m, l->adjust, l->rank);
+		ob = lib_object(s, l);   /* sets l->adjust */
+		add_listed(c, ob, l->adjust, l->rank);
 	}
 	if (c->nobj > 1)
-		qsort(c->obj, c->nobj, sizeof(*c->obj), cmp_object);
-	add_object(c, program_module(s), 0, SIZE_MAX);
+		qsort(c->obj, c->nobj, sizeof(*c->obj), cmp_listed);
+	add_listed(c, program_object(s), 0, SIZE_MAX);
 }
 
 struct candidate {
@@ -140,18 +142,18 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 	if (!c->planned)
 		plan_objects(c, addr, n);
 	for (i = 0; i < c->nobj; i++) {
-		const struct object *ob = &c->obj[i];
-		const struct bounds *b = &ob->m->bounds;
+		const struct listed *l = &c->obj[i];
+		const struct bounds *b = &l->ob->bounds;
 
 		for (j = 0; j < b->n; j++) {
-			uint64_t lo = b->start[j] + ob->adjust, hi = b->end[j] + ob->adjust;
+			uint64_t lo = b->start[j] + l->adjust, hi = b->end[j] + l->adjust;
 			struct candidate *k;
 
 			/* The last routine has no end (size 0): pprof never shows it. */
 			if (b->end[j] <= b->start[j] || hi < lo || !holds_any(addr, n, lo, hi))
 				continue;
 			sb_reset(&name);
-			sb_addf(&name, "%s<%0*llx>", b->sym[j]->name, (int)ob->m->nm_syms.addr_digits,
+			sb_addf(&name, "%s<%0*llx>", b->sym[j]->name, (int)l->ob->nm_syms.addr_digits,
 				(unsigned long long)b->start[j]);
 			if (!regex_match(re, name.buf, name.len))
 				continue;
@@ -162,7 +164,7 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 			k->r.short_name = profile_intern(c->strings, shrt.buf);
 			k->r.start = b->start[j];
 			k->r.end = b->end[j];
-			k->r.adjust = ob->adjust;
+			k->r.adjust = l->adjust;
 			k->r.object = i;
 			/* pprof sorts by the short name without template arguments. */
 			short_function_name(name.buf, 0, &shrt);
@@ -212,7 +214,7 @@ static int prefer(const struct elfsym *a, const struct elfsym *b)
 /* The symbol objdump names an address after: the last address at or below it. */
 static const char *symbol_for(void *ctx, uint64_t addr, uint64_t *start)
 {
-	const struct elfsyms *t = &((struct module *)ctx)->nm_syms;
+	const struct elfsyms *t = &((const struct listed *)ctx)->ob->nm_syms;
 	size_t lo = elfsyms_upto(t, addr), k, i;
 
 	if (lo == 0)
@@ -226,11 +228,11 @@ static const char *symbol_for(void *ctx, uint64_t addr, uint64_t *start)
 }
 
 /* Decodes the executable sections' bytes in [start, end), as objdump does. */
-static int decode_range(struct object *ob, struct decoder *dec, uint64_t start, uint64_t end,
+static int decode_range(struct listed *l, struct decoder *dec, uint64_t start, uint64_t end,
 			struct insn **v, size_t *nv, size_t *cap, struct err *e)
 {
 	const struct section_want w = { .flags = SHF_EXECINSTR, .addr = start, .size = end - start };
-	Elf *elf = ob->m->elf;
+	Elf *elf = l->ob->elf;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
@@ -249,10 +251,10 @@ static int decode_range(struct object *ob, struct decoder *dec, uint64_t start, 
 			continue;
 		d = elf_rawdata(scn, NULL);
 		if (!d || !d->d_buf || d->d_size < sh.sh_size)
-			return err_set(e, "'%s': cannot read section at 0x%llx: %s", ob->m->path,
+			return err_set(e, "'%s': cannot read section at 0x%llx: %s", l->ob->path,
 				       (unsigned long long)sh.sh_addr, elf_errmsg(-1));
 		decode(dec, (const uint8_t *)d->d_buf + (lo - sh.sh_addr), send - lo, hi - lo, lo,
-		       symbol_for, ob->m, v, nv, cap);
+		       symbol_for, l, v, nv, cap);
 	}
 	return 0;
 }
@@ -270,12 +272,12 @@ struct objdump_lines {
 	int line;
 };
 
-static void objdump_line(struct objdump_lines *st, struct module *m, const struct frame *inner,
+static void objdump_line(struct objdump_lines *st, struct object *ob, const struct frame *inner,
 			 uint64_t objaddr)
 {
 	const char *func = inner->raw && inner->raw[0] ? inner->raw : inner->name;
 	unsigned line = inner->line > 0 ? (unsigned)inner->line : 0;
-	unsigned disc = line && m->dw ? dwindex_discriminator(m->dw, objaddr) : 0;
+	unsigned disc = line && ob->dw ? dwindex_discriminator(ob->dw, objaddr) : 0;
 
 	/* A new function makes objdump print the next line number again. */
 	if (func && func[0] && (!st->func || strcmp(func, st->func) != 0))
@@ -294,7 +296,7 @@ static void objdump_line(struct objdump_lines *st, struct module *m, const struc
 long code_disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,
 		      struct code_insn **out, struct err *e)
 {
-	struct object *ob = &c->obj[r->object];
+	struct listed *l = &c->obj[r->object];
 	struct objdump_lines st = { NULL, 0, 0, "", -1 };
 	struct insn *v = NULL;
 	size_t nv = 0, cap = 0, i;
@@ -302,16 +304,16 @@ long code_disassemble(struct code *c, const struct routine *r, enum decode_synta
 	int k = syntax == DECODE_INTEL;
 
 	*out = NULL;
-	if (!ob->dec[k] && !(ob->dec[k] = decoder_new(ob->m->elf, syntax, e)))
-		return err_prefix(e, "'%s'", ob->m->path);
-	if (decode_range(ob, ob->dec[k], r->start, r->end, &v, &nv, &cap, e) < 0) {
+	if (!l->dec[k] && !(l->dec[k] = decoder_new(l->ob->elf, syntax, e)))
+		return err_prefix(e, "'%s'", l->ob->path);
+	if (decode_range(l, l->dec[k], r->start, r->end, &v, &nv, &cap, e) < 0) {
 		free(v);
 		return -1;
 	}
 	ci = xcalloc(nv + 1, sizeof(*ci));
 	for (i = 0; i < nv; i++) {
 		struct frame fr[MAX_FRAMES];
-		int nf = addr2line(ob->m, v[i].addr, fr);
+		int nf = addr2line(l->ob, v[i].addr, fr);
 
 		ci[i].objaddr = v[i].addr;
 		ci[i].addr = v[i].addr + r->adjust;
@@ -323,7 +325,7 @@ long code_disassemble(struct code *c, const struct routine *r, enum decode_synta
 		 */
 		ci[i].end = i + 1 < nv ? v[i + 1].addr + r->adjust : r->end;
 		ci[i].text = profile_intern(c->strings, v[i].text);
-		objdump_line(&st, ob->m, &fr[0], v[i].addr);
+		objdump_line(&st, l->ob, &fr[0], v[i].addr);
 		ci[i].file = st.file;
 		ci[i].line = st.line;
 		if (nf > MAX_FRAMES)

@@ -1,4 +1,4 @@
-/* dwarf.c - inline chains and line numbers from libdw, indexed per compilation unit. */
+/* dwindex.c - inline chains and line numbers from libdw, indexed per compilation unit. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -57,6 +57,7 @@ struct unit {
 
 struct dwindex {
 	Dwfl_Module *mod;
+	Dwarf_Addr bias;      /* session address = object address + bias */
 	struct profile *p;
 	dwindex_symfn sym;
 	void *sym_ctx;
@@ -69,6 +70,7 @@ struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn s
 	struct dwindex *ix = xcalloc(1, sizeof(*ix));
 
 	ix->mod = mod;
+	dwfl_module_getelf(mod, &ix->bias);
 	ix->p = p;
 	ix->sym = sym;
 	ix->sym_ctx = ctx;
@@ -546,7 +548,7 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		   const char **file, int *line)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr, &bias);
+	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr + ix->bias, &bias);
 	struct unit *u;
 	int32_t chain[256];
 	int depth = 0, i;
@@ -557,7 +559,8 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 	*line = 0;
 	if (!cudie)
 		return 0;
-	addr -= bias;
+	/* The DWARF's own address (a separate debug file may be laid out apart). */
+	addr = addr + ix->bias - bias;
 	u = unit_for(ix, cudie);
 	line_at(ix, u, addr, file, line);
 	/* The last top-level range starting at or below addr that holds it. */
@@ -631,11 +634,11 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr, &bias);
+	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr + ix->bias, &bias);
 	Dwarf_Line *l;
 	unsigned d = 0;
 
-	if (!cudie || !(l = dwarf_getsrc_die(cudie, addr - bias)))
+	if (!cudie || !(l = dwarf_getsrc_die(cudie, addr + ix->bias - bias)))
 		return 0;
 	if (dwarf_linediscriminator(l, &d) != 0)
 		return 0;

@@ -1,12 +1,10 @@
 /* gprof.c - naming gmon.out data as gprof does: its symbol table, its load address, its dropped arcs. */
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "demangle.h"
-#include "elfsym.h"
+#include "objects.h"
 #include "reader.h"
 #include "symbolize.h"
 #include "util.h"
@@ -484,41 +482,38 @@ static void attribute(struct profile *p, const struct gtab *t, const struct imag
 
 int symbolize_gprof(struct profile *p, const struct symbolize_options *o, struct err *e)
 {
+	struct symbolizer s;
+	struct object *prog;
 	struct gtab t = { 0 };
 	struct image im;
-	struct recorded *rc = NULL;
-	uint64_t b = 0;
-	Elf *elf = NULL;
-	int fd = -1, ret;
+	struct recorded *rc;
+	uint64_t b;
 
 	if (!o->program || !reader_is_gmon(p))
 		return symbolize_profile(p, o, e);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));
-	fd = open_regular(o->program);
-	if (fd >= 0)
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF && image_read(elf, &im) == 0)
-		gtab_read(elf, p, &t);
+	symbolizer_init(&s, p, p, o);
+	/* Opening it says what is wrong with the program, if anything is. */
+	prog = program_object(&s);
+	if (prog->ok && image_read(prog->elf, &im) == 0)
+		gtab_read(prog->elf, p, &t);
 	if (!t.n) {
-		/* symbolize_profile says what is wrong with the program. */
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
-		return symbolize_profile(p, o, e);
+		symbolize_locations(&s, p);
+		symbolizer_release(&s);
+		return 0;
 	}
 	rc = xmalloc(sizeof(*rc));
 	recorded_scan(p, rc);
 	b = find_bias(o->program, &im, &t, rc);
-	if (b)
+	if (b) {
 		map_program(p, o->program, &im, b);
-	ret = symbolize_profile(p, o, e);
-	if (ret == 0)
-		attribute(p, &t, &im, b);
+		symbolizer_plan(&s);
+	}
+	symbolize_locations(&s, p);
+	attribute(p, &t, &im, b);
+	symbolizer_release(&s);
 	free(rc);
 	free(t.sym);
-	elf_end(elf);
-	close(fd);
-	return ret;
+	return 0;
 }
