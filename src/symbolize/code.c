@@ -136,7 +136,7 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 		     struct routine **out)
 {
 	struct candidate *v = NULL;
-	struct strbuf name = STRBUF_INIT, shrt = STRBUF_INIT;
+	struct strbuf tagged = STRBUF_INIT, shrt = STRBUF_INIT;
 	size_t nv = 0, cap = 0, i, j;
 
 	if (!c->planned)
@@ -147,31 +147,33 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 
 		for (j = 0; j < b->n; j++) {
 			uint64_t lo = b->start[j] + l->adjust, hi = b->end[j] + l->adjust;
+			const char *name = b->sym[j]->name;
 			struct candidate *k;
 
 			/* The last routine has no end (size 0): pprof never shows it. */
 			if (b->end[j] <= b->start[j] || hi < lo || !holds_any(addr, n, lo, hi))
 				continue;
-			sb_reset(&name);
-			sb_addf(&name, "%s<%0*llx>", b->sym[j]->name, (int)l->ob->nm_syms.addr_digits,
-				(unsigned long long)b->start[j]);
-			if (!regex_match(re, name.buf, name.len))
+			if (!regex_match(re, name, strlen(name)))
 				continue;
-			short_function_name(name.buf, c->o->keep_templates, &shrt);
+			/* Short names as pprof makes them, from the name with its address tag. */
+			sb_reset(&tagged);
+			sb_addf(&tagged, "%s<%0*llx>", name, (int)l->ob->nm_syms.addr_digits,
+				(unsigned long long)b->start[j]);
+			short_function_name(tagged.buf, c->o->keep_templates, &shrt);
 			GROW(v, cap, nv + 1);
 			k = &v[nv++];
-			k->r.name = profile_intern(c->strings, name.buf);
+			k->r.name = profile_intern(c->strings, name);
 			k->r.short_name = profile_intern(c->strings, shrt.buf);
 			k->r.start = b->start[j];
 			k->r.end = b->end[j];
 			k->r.adjust = l->adjust;
 			k->r.object = i;
 			/* pprof sorts by the short name without template arguments. */
-			short_function_name(name.buf, 0, &shrt);
+			short_function_name(tagged.buf, 0, &shrt);
 			k->sort_key = profile_intern(c->strings, shrt.buf);
 		}
 	}
-	sb_release(&name);
+	sb_release(&tagged);
 	sb_release(&shrt);
 	if (nv > 1)
 		qsort(v, nv, sizeof(*v), cmp_candidate);
