@@ -17,6 +17,7 @@
 #  - a missing source file, --source_path and --trim_path;
 #  - stripped objects; routines without samples; a bad regex; '^name$';
 #  - the list and disasm commands of the prompt;
+#  - functions of the C library, named from its separate debug file;
 #  - no sanitizer report in any stderr.
 # Missing google-pprof or libprofiler is a failure, not a skip:
 # scripts/install-deps installs google-perftools and libgoogle-perftools-dev.
@@ -559,7 +560,39 @@ for i in "${!later_key[@]}"; do
 	"ref_${later_kind[i]}" "${later_key[i]}" "${later_name[i]}"
 done
 
-# --- 9. sanitizers -------------------------------------------------------------------
+# --- 9. a function of the C library ---------------------------------------------------
+# glibc has dynamic symbols only; its debug package (libc6-dbg) gives a
+# separate debug file, found by build id, after which --text names its
+# functions (__memset_avx2_unaligned_erms, ...).  --list and --disasm find
+# the functions by those names, with the samples --text gives them.
+# (libcwork calls memset and memcpy only, which recurse into nothing: a
+# routine's cumulative count is the function's.)
+if build libcwork gcc "${CFLAGS[@]}" -o libcwork "$PROGS/libcwork.c" "${PROF_LIBS[@]}" &&
+	cpu_profile libcwork "$W/libcwork" "$W/libcwork.prof"; then
+	pp out/libc-text --text --verbose libcwork libcwork.prof
+	check "libc's functions are named from its separate debug file (libc6-dbg)" \
+		grep -qE "object '[^']*libc\.so\.6': read.*DWARF from " out/libc-text.err
+	# The libc functions with samples: flat, cumulative, name.
+	awk 'NR > 1 && $1 > 0 && $6 != "main" { print $1, $4, $6 }' out/libc-text >out/libc-funcs
+	check "--text names C library functions with samples" test -s out/libc-funcs
+	while read -r flat cum name; do
+		for m in list disasm; do
+			pp "out/libc-$m" --$m="^$name\$" libcwork libcwork.prof
+			got=$(awk '/^ROUTINE / { n++; sub(/^ROUTINE =+ /, ""); sub(/ in .*/, ""); name = $0
+					getline; print name, $1, $2 }
+				END { if (n != 1) print "routines:", n }' "out/libc-$m")
+			if [ "$rc" -eq 0 ] && [ "$got" = "$name $flat $cum" ]; then
+				ok "--$m='^$name\$' shows $name with the $flat/$cum samples --text gives it"
+			else
+				not_ok "--$m='^$name\$' shows $name with the $flat/$cum samples --text gives it (status $rc)"
+				printf '%s\n' "${got:-no routine}" | sed 's/^/    got: /'
+				grep -v 'No such file or directory' "out/libc-$m.err" | head -n 5 | sed 's/^/    stderr: /'
+			fi
+		done
+	done <out/libc-funcs
+fi
+
+# --- 10. sanitizers -------------------------------------------------------------------
 [ "$sanitized" -eq 0 ] && ok "no sanitizer report in the stderr of $nruns runs"
 
 wait

@@ -9,11 +9,16 @@
 #include "strbuf.h"
 #include "util.h"
 
-/* An object at one load address with samples: what pprof calls a library. */
+/*
+ * An object at one load address with samples: what pprof calls a library,
+ * and the symbols its routines come from.
+ */
 struct listed {
 	struct object *ob;
 	uint64_t adjust;
 	size_t rank;               /* mapping order; the program's own addresses last */
+	const struct elfsyms *syms;
+	struct bounds own;         /* their bounds when they are not nm's */
 	struct decoder *dec[2];    /* per syntax, made on first use */
 };
 
@@ -46,11 +51,35 @@ void code_close(struct code *c)
 	for (i = 0; i < c->nobj; i++) {
 		decoder_free(c->obj[i].dec[0]);
 		decoder_free(c->obj[i].dec[1]);
+		bounds_release(&c->obj[i].own);
 	}
 	free(c->obj);
 	symbolizer_release(&c->s);
 	profile_free(c->strings);
 	free(c);
+}
+
+/*
+ * The symbols routines come from: nm's, as in gperftools pprof, unless nm
+ * found only dynamic symbols and the separate debug file has a symbol table
+ * (a distribution's libraries): then that one, which names the object's
+ * code in text reports too.
+ */
+static void routine_symbols(struct listed *l)
+{
+	struct object *ob = l->ob;
+
+	if (ob->nm_syms.dynamic && ob->fn_elf != ob->elf && ob->fn_syms.n) {
+		l->syms = &ob->fn_syms;
+		bounds_build(&ob->fn_syms, &l->own);
+	} else {
+		l->syms = &ob->nm_syms;
+	}
+}
+
+static const struct bounds *routine_bounds(const struct listed *l)
+{
+	return l->syms == &l->ob->nm_syms ? &l->ob->bounds : &l->own;
 }
 
 static void add_listed(struct code *c, struct object *ob, uint64_t adjust, size_t rank)
@@ -69,6 +98,7 @@ static void add_listed(struct code *c, struct object *ob, uint64_t adjust, size_
 	l->ob = ob;
 	l->adjust = adjust;
 	l->rank = rank;
+	routine_symbols(l);
 }
 
 static int cmp_listed(const void *a, const void *b)
@@ -115,6 +145,31 @@ static void plan_objects(struct code *c, const uint64_t *addr, size_t n)
 	add_listed(c, program_object(s), 0, SIZE_MAX);
 }
 
+/*
+ * The name routine j of l goes by when re matches it, else NULL.  It is its
+ * nm symbol's, as in gperftools pprof; but a routine of a separate debug
+ * file's symbols goes by the name text reports give its start, as they name
+ * it after DWARF ("msort_with_tmp" for msort_with_tmp.part.0, one name of
+ * two aliases), its symbol's name matching too.
+ */
+static const char *routine_name(struct code *c, const struct listed *l, size_t j,
+				const struct regex *re, struct strbuf *tmp)
+{
+	const struct bounds *b = routine_bounds(l);
+	const char *sym = b->sym[j]->name, *text = NULL;
+
+	if (l->syms != &l->ob->nm_syms) {
+		struct frame fr[MAX_FRAMES];
+		int nf = name_frames(&c->s, l->ob, b->start[j], b->start[j] + l->adjust, fr, tmp);
+
+		/* The outermost frame: the routine itself, not what it inlines. */
+		text = fr[nf - 1].name;
+		if (text && regex_match(re, text, strlen(text)))
+			return text;
+	}
+	return regex_match(re, sym, strlen(sym)) ? (text ? text : sym) : NULL;
+}
+
 struct candidate {
 	struct routine r;
 	const char *sort_key;
@@ -143,21 +198,21 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 		plan_objects(c, addr, n);
 	for (i = 0; i < c->nobj; i++) {
 		const struct listed *l = &c->obj[i];
-		const struct bounds *b = &l->ob->bounds;
+		const struct bounds *b = routine_bounds(l);
 
 		for (j = 0; j < b->n; j++) {
 			uint64_t lo = b->start[j] + l->adjust, hi = b->end[j] + l->adjust;
-			const char *name = b->sym[j]->name;
+			const char *name;
 			struct candidate *k;
 
 			/* The last routine has no end (size 0): pprof never shows it. */
 			if (b->end[j] <= b->start[j] || hi < lo || !holds_any(addr, n, lo, hi))
 				continue;
-			if (!regex_match(re, name, strlen(name)))
+			if (!(name = routine_name(c, l, j, re, &shrt)))
 				continue;
 			/* Short names as pprof makes them, from the name with its address tag. */
 			sb_reset(&tagged);
-			sb_addf(&tagged, "%s<%0*llx>", name, (int)l->ob->nm_syms.addr_digits,
+			sb_addf(&tagged, "%s<%0*llx>", name, (int)l->syms->addr_digits,
 				(unsigned long long)b->start[j]);
 			short_function_name(tagged.buf, c->o->keep_templates, &shrt);
 			GROW(v, cap, nv + 1);
@@ -216,7 +271,7 @@ static int prefer(const struct elfsym *a, const struct elfsym *b)
 /* The symbol objdump names an address after: the last address at or below it. */
 static const char *symbol_for(void *ctx, uint64_t addr, uint64_t *start)
 {
-	const struct elfsyms *t = &((const struct listed *)ctx)->ob->nm_syms;
+	const struct elfsyms *t = ((const struct listed *)ctx)->syms;
 	size_t lo = elfsyms_upto(t, addr), k, i;
 
 	if (lo == 0)

@@ -9,6 +9,7 @@
 #include "dwindex.h"
 #include "elfsym.h"
 #include "profile.h"
+#include "strbuf.h"
 #include "symbolize.h"
 
 /*
@@ -53,7 +54,8 @@ struct lib {
  * and, with DEBUGINFOD_URLS set, debuginfod), and gperftools pprof's
  * libraries over it.  pprof's rules (executable mappings only, ends
  * included, the latest start first, the program at raw addresses for the
- * rest) differ from the Dwfl's module ranges, hence find_lib.
+ * rest) are not the Dwfl's module ranges that dwfl_addrmodule searches, so
+ * find_lib keeps a small sorted table of its own over the session's objects.
  */
 struct symbolizer {
 	const struct profile *prof; /* whose mappings name the objects */
@@ -109,5 +111,14 @@ struct frame {
  * have neither name nor file).
  */
 int addr2line(struct object *ob, uint64_t addr, struct frame *fr);
+
+/*
+ * The frames text reports give object address addr of profile address pc
+ * (symbolize_profile): addr2line's, renamed after nm's routine where its
+ * name starts alike (gperftools pprof's rule), or after the address where
+ * nothing names them.  Returns how many, as addr2line; tmp is scratch.
+ */
+int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t pc,
+		struct frame *fr, struct strbuf *tmp);
 
 #endif

@@ -480,22 +480,19 @@ int addr2line(struct object *ob, uint64_t addr, struct frame *fr)
 	return n;
 }
 
-static void symbolize_pc(struct symbolizer *s, struct object *ob, struct location *loc,
-			 uint64_t addr, struct strbuf *tmp)
+int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t pc,
+		struct frame *fr, struct strbuf *tmp)
 {
-	struct frame fr[MAX_FRAMES];
-	struct line lines[MAX_FRAMES];
 	struct profile *p = s->strings;
 	const struct elfsym *nm = NULL;
 	char pcname[32];
 	int n, i, have_nm = ob->bounds.n > 0;
 
-	loc->tried = 1;
 	n = addr2line(ob, addr, fr);
 	if (have_nm)
 		nm = bounds_lookup(&ob->bounds, addr);
 	snprintf(pcname, sizeof(pcname), "0x%0*llx", p->address_bits == 32 ? 8 : 16,
-		 (unsigned long long)loc->address);
+		 (unsigned long long)pc);
 	for (i = 0; have_nm && i < n; i++) {
 		if (!fr[i].name) {
 			/* addr2line knows nothing: nm's routine, or the bare address. */
@@ -516,6 +513,19 @@ static void symbolize_pc(struct symbolizer *s, struct object *ob, struct locatio
 			fr[i].name = fr[i].raw = profile_intern(p, pcname);
 		}
 	}
+	return n;
+}
+
+static void symbolize_pc(struct symbolizer *s, struct object *ob, struct location *loc,
+			 uint64_t addr, struct strbuf *tmp)
+{
+	struct frame fr[MAX_FRAMES];
+	struct line lines[MAX_FRAMES];
+	struct profile *p = s->strings;
+	int n, i;
+
+	loc->tried = 1;
+	n = name_frames(s, ob, addr, loc->address, fr, tmp);
 	if (n == 1 && !fr[0].name && !fr[0].file) {
 		/* Nothing known: no lines. */
 		profile_set_lines(p, loc, NULL, 0);
