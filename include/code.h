@@ -12,8 +12,9 @@
 #include "symbolize.h"
 
 /*
- * The objects of a symbolized profile opened again, as the symbolizer found
- * them (program, libraries, --lib_prefix); each is read when first needed.
+ * The objects of a symbolized profile opened again in a symbolizer session
+ * of their own, as the symbolizer found them (program, libraries,
+ * --lib_prefix, separate debug files); each is read when first needed.
  * p and o must outlive it.
  */
 struct code;
@@ -22,7 +23,7 @@ void code_close(struct code *c);
 
 /* A routine as gperftools pprof knows it: from one nm symbol to the next. */
 struct routine {
-	const char *name;      /* nm's name tagged with its address: "mid<0000000000401740>" */
+	const char *name;      /* nm's name, "mid", or the one text reports give it (code_routines) */
 	const char *short_name; /* the name as reports print it: "mid" */
 	uint64_t start, end;   /* object addresses, [start, end) */
 	uint64_t adjust;       /* profile address = object address + adjust */
@@ -30,12 +31,16 @@ struct routine {
 };
 
 /*
- * The routines --list=RE and --disasm=RE show: those whose tagged name
- * matches re and whose range holds one of the profile addresses addr
- * (ascending, n of them).  Objects come in the order of the profile's
- * mappings, then the program at its own addresses (each object and load
- * address once); within one, routines sort by short name, then address.
- * Returns how many; *out is the caller's to free.
+ * The routines --list=RE and --disasm=RE show: those whose name matches re
+ * (the name alone, where gperftools pprof appends "<address>") and whose
+ * range holds one of the profile addresses addr (ascending, n of them).
+ * Routines come from nm's symbols; for an object with dynamic symbols only
+ * and a separate debug file, from that file's symbols, named as text
+ * reports name their first address (re may match that name or the
+ * symbol's).  Objects come in the order of the profile's mappings, then the
+ * program at its own addresses (each object and load address once); within
+ * one, routines sort by short name, then address.  Returns how many; *out
+ * is the caller's to free.
  */
 size_t code_routines(struct code *c, const struct regex *re, const uint64_t *addr, size_t n,
 		     struct routine **out);

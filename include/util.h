@@ -35,6 +35,47 @@ int open_regular(const char *path);
 /* Whether path names a regular file (following links). */
 int is_regular_file(const char *path);
 
+/*
+ * The one binary search: over n elements of size sz at base, in ascending
+ * order of key(element), the index of the first element whose key is above
+ * k (n when none is).  Inline so that each caller's key function is inlined
+ * into the loop.
+ */
+static inline size_t search_above(const void *base, size_t n, size_t sz, uint64_t k,
+				  uint64_t (*key)(const void *))
+{
+	const char *b = base;
+	size_t lo = 0;
+
+	while (n > 0) {
+		size_t half = n / 2;
+
+		if (key(b + (lo + half) * sz) <= k) {
+			lo += half + 1;
+			n -= half + 1;
+		} else {
+			n = half;
+		}
+	}
+	return lo;
+}
+
+static inline uint64_t u64_key(const void *p)
+{
+	return *(const uint64_t *)p;
+}
+
+/* Over an ascending array of uint64_t: the first index above k, and the first at or above it. */
+static inline size_t u64_search_above(const uint64_t *v, size_t n, uint64_t k)
+{
+	return search_above(v, n, sizeof(*v), k, u64_key);
+}
+
+static inline size_t u64_search_from(const uint64_t *v, size_t n, uint64_t k)
+{
+	return k ? u64_search_above(v, n, k - 1) : 0;
+}
+
 /* 64-bit hashing (FNV-1a on bytes, a strong mix for integers). */
 uint64_t hash_bytes(const void *p, size_t n);
 static inline uint64_t hash_u64(uint64_t x)

@@ -167,7 +167,7 @@ if [[ " ${progs[*]} " == *" basic "* ]]; then
 		grep -q '^Total: 1300 executions$' "$W/bb.txt"
 	check "basic-block counts land on leaf_a's lines" grep -q ' leaf_a .*basic\.c:' "$W/bb.txt"
 	# Listings of gmon data: histogram time and block counts per line and address.
-	"$PPROF" --list='^leaf_a<' "$W/basic" "$W/basic.gmon" >"$W/list.txt" 2>"$W/list.err"
+	"$PPROF" --list='^leaf_a$' "$W/basic" "$W/basic.gmon" >"$W/list.txt" 2>"$W/list.err"
 	flat=$("$PPROF" --text "$W/basic" "$W/basic.gmon" | awk '$6 == "leaf_a" { print $1 }')
 	check "--list of gmon data: leaf_a's total is its flat time ($flat)" \
 		grep -Eq "^ +$flat +$flat Total seconds" "$W/list.txt"
@@ -176,7 +176,7 @@ if [[ " ${progs[*]} " == *" basic "* ]]; then
 		$3 ~ /^[0-9]+:$/ && $1 != "." { s += $1; n++ }
 		END { e = 0.005 * (n + 1); exit !(s > t - e && s < t + e) }' \
 		"$W/list.txt"
-	"$PPROF" --disasm='^leaf_a<' --sample_index=executions "$W/basic" "$W/bb.gmon" >"$W/bbdis.txt" 2>&1
+	"$PPROF" --disasm='^leaf_a$' --sample_index=executions "$W/basic" "$W/bb.gmon" >"$W/bbdis.txt" 2>&1
 	check "--disasm of block counts: leaf_a holds all 1300 executions" \
 		grep -Eq '^ +1300 +1300 executions \(flat, cumulative\) 100.0% of total' "$W/bbdis.txt"
 	check "--disasm of block counts: 1234 at leaf_a's first instruction" \

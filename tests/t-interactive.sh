@@ -95,7 +95,7 @@ def session(keys):
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     return out.decode("utf-8", "replace")
-first = session([b"top2\r", b"wal\t\r", b"disasm ^mid<\r"])
+first = session([b"top2\r", b"wal\t\r", b"disasm ^mid$\r"])
 second = session([b"\x1b[A\x1b[A\x1b[A\x1b[A\r"])
 third = session([b"to\x03", b"top1\r"])
 sys.stdout.write(first + "\n=====\n" + second + "\n#####\n" + third)
@@ -123,9 +123,9 @@ check "list without a regex is one error line" test "$(wc -l <"$W/err")" -eq 1
 
 # list and disasm: the same as --list and --disasm (non-dash arguments are
 # joined with | into the routine regex, -RE ignores stacks).
-printf 'list ^mid<\ndisasm walk -leaf_b\nlist mid walk\n' |
+printf 'list ^mid$\ndisasm walk -leaf_b\nlist mid walk\n' |
 	"$PPROF" --interactive --source_path="$G" "$G/prog" "$G/prof64le.prof" >"$W/lists" 2>"$W/err"
-{ "$PPROF" --list='^mid<' --source_path="$G" "$G/prog" "$G/prof64le.prof"
+{ "$PPROF" --list='^mid$' --source_path="$G" "$G/prog" "$G/prof64le.prof"
   "$PPROF" --disasm=walk --ignore=leaf_b --source_path="$G" "$G/prog" "$G/prof64le.prof"
   "$PPROF" --list='mid|walk' --source_path="$G" "$G/prog" "$G/prof64le.prof"; } >"$W/lists.cli" 2>/dev/null
 grep -Ev '^(Total|After ignoring)' "$W/lists" >"$W/lists.body"
@@ -135,6 +135,6 @@ check "each listing after 'Total: 220 samples'" test "$(grep -cx 'Total: 220 sam
 check "disasm -leaf_b after what google-pprof says it keeps" \
 	grep -qx "After ignoring 'leaf_b': 170 samples of 220 (77.3%)" "$W/lists"
 check "the listings name the routines" test "$(grep -c '^ROUTINE' "$W/lists")" -eq 4
-run 'list ^nosuch<\ntop1\n' >"$W/nolist"
+run 'list ^nosuch$\ntop1\n' >"$W/nolist"
 check "list without a match is one error line and the prompt goes on" \
 	bash -c "grep -q 'no routine with samples matches' '$W/err' && grep -q '^Total' '$W/nolist'"

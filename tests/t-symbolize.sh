@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t-symbolize.sh - symbolizer behaviour beyond plain equality with google-pprof:
 # a PIE program copied elsewhere, a missing shared library, --lib_prefix, a
-# stripped program, --verbose, and -o writing a file only when complete.
+# stripped program, --verbose, -o writing a file only when complete, and a
+# library whose debug information is in a separate file.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -113,3 +114,27 @@ check "a profile alone is reported" test $? -eq 0
 check "a profile alone still names library functions" grep -q 'lib_' "$W/noprog.txt"
 check "a profile alone names the program's functions from its recorded path" \
 	grep -qE ' (main|walk_list|sum_squares|step)' "$W/noprog.txt"
+
+# A library stripped to its dynamic symbols, with its debug information in a
+# separate file that its .gnu_debuglink names, beside it: the session's
+# libdwfl finds that file (as binutils does for google-pprof), so its
+# functions get their source lines, and --list finds lib_series, which only
+# the debug file's symbols give an end (in the dynamic symbols it is the
+# last, a routine of size 0).
+if objcopy --only-keep-debug "$W/lib/libmulti.so" "$W/lib/libmulti.so.debug" &&
+	strip "$W/lib/libmulti.so" &&
+	objcopy --add-gnu-debuglink="$W/lib/libmulti.so.debug" "$W/lib/libmulti.so"; then
+	"$REF" --text --lines "$W/prog" "$W/prog.prof" >"$W/ref-debuglink.txt" 2>/dev/null
+	"$PPROF" --text --lines --verbose "$W/prog" "$W/prog.prof" >"$W/debuglink.txt" 2>"$W/debuglink.err"
+	same_output "a library with a debug link reports like google-pprof" \
+		"$W/ref-debuglink.txt" "$W/debuglink.txt"
+	check "--verbose names the library's debug file" \
+		grep -q "object '$W/lib/libmulti.so': read.*, [0-9]* dynamic symbols, DWARF from $W/lib/libmulti.so.debug" \
+		"$W/debuglink.err"
+	check "the library's functions have their source lines" grep -qE 'lib_checksum .*libmulti\.c:[0-9]+$' "$W/debuglink.txt"
+	"$PPROF" --list='^lib_series$' "$W/prog" "$W/prog.prof" >"$W/debuglink-list.txt" 2>"$W/debuglink-list.err"
+	check "--list finds a routine only the debug file's symbols delimit" \
+		grep -q '^ROUTINE =* lib_series in .*libmulti\.c$' "$W/debuglink-list.txt"
+else
+	not_ok "the library's debug information moves to a separate file"
+fi

@@ -110,10 +110,15 @@ static int cmp_start(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static uint64_t mapping_start(const void *m)
+{
+	return (*(struct mapping *const *)m)->start;
+}
+
 struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 {
 	struct profile_index *ix = p->index;
-	size_t lo = 0, hi, i;
+	size_t lo, i;
 
 	if (ix->nby_start != p->nmapping) {
 		ix->by_start = xrealloc(ix->by_start, (p->nmapping + 1) * sizeof(*ix->by_start));
@@ -127,15 +132,7 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 		ix->nby_start = p->nmapping;
 	}
 	/* Past the last mapping starting at or below addr, then back. */
-	hi = p->nmapping;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->by_start[mid]->start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = search_above(ix->by_start, p->nmapping, sizeof(*ix->by_start), addr, mapping_start);
 	/* Groups of equal start, latest first; in a group the first added wins. */
 	for (i = lo; i > 0 && addr < ix->max_limit[i - 1];) {
 		size_t first = i - 1, k;

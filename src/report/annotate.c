@@ -82,17 +82,9 @@ void annotation_release(struct annotation *a)
 void annotation_sum(const struct annotation *a, uint64_t lo, uint64_t hi, int64_t *flat,
 		    int64_t *cum)
 {
-	size_t l = 0, h = a->n;
+	size_t l = u64_search_from(a->addr, a->n, lo);
 
 	*flat = *cum = 0;
-	while (l < h) {
-		size_t mid = l + (h - l) / 2;
-
-		if (a->addr[mid] < lo)
-			l = mid + 1;
-		else
-			h = mid;
-	}
 	for (; l < a->n && a->addr[l] < hi; l++) {
 		*flat = sat_add(*flat, a->flat[l]);
 		*cum = sat_add(*cum, a->cum[l]);

@@ -9,11 +9,16 @@
 #include "strbuf.h"
 #include "util.h"
 
-/* An object at one load address: what pprof calls a library. */
-struct object {
-	struct module *m;
+/*
+ * An object at one load address with samples: what pprof calls a library,
+ * and the symbols its routines come from.
+ */
+struct listed {
+	struct object *ob;
 	uint64_t adjust;
 	size_t rank;               /* mapping order; the program's own addresses last */
+	const struct elfsyms *syms;
+	struct bounds own;         /* their bounds when they are not nm's */
 	struct decoder *dec[2];    /* per syntax, made on first use */
 };
 
@@ -21,7 +26,7 @@ struct code {
 	struct symbolizer s;
 	struct profile *strings;   /* owns every name handed out */
 	const struct symbolize_options *o;
-	struct object *obj;
+	struct listed *obj;
 	size_t nobj, cap_obj;
 	int planned;
 };
@@ -46,6 +51,7 @@ void code_close(struct code *c)
 	for (i = 0; i < c->nobj; i++) {
 		decoder_free(c->obj[i].dec[0]);
 		decoder_free(c->obj[i].dec[1]);
+		bounds_release(&c->obj[i].own);
 	}
 	free(c->obj);
 	symbolizer_release(&c->s);
@@ -53,49 +59,59 @@ void code_close(struct code *c)
 	free(c);
 }
 
-static void add_object(struct code *c, struct module *m, uint64_t adjust, size_t rank)
+/*
+ * The symbols routines come from: nm's, as in gperftools pprof, unless nm
+ * found only dynamic symbols and the separate debug file has a symbol table
+ * (a distribution's libraries): then that one, which names the object's
+ * code in text reports too.
+ */
+static void routine_symbols(struct listed *l)
 {
-	size_t i;
+	struct object *ob = l->ob;
 
-	if (!m || !m->ok)
-		return;
-	for (i = 0; i < c->nobj; i++)
-		if (c->obj[i].m == m && c->obj[i].adjust == adjust)
-			return;
-	GROW(c->obj, c->cap_obj, c->nobj + 1);
-	memset(&c->obj[c->nobj], 0, sizeof(c->obj[0]));
-	c->obj[c->nobj].m = m;
-	c->obj[c->nobj].adjust = adjust;
-	c->obj[c->nobj].rank = rank;
-	c->nobj++;
+	if (ob->nm_syms.dynamic && ob->fn_elf != ob->elf && ob->fn_syms.n) {
+		l->syms = &ob->fn_syms;
+		bounds_build(&ob->fn_syms, &l->own);
+	} else {
+		l->syms = &ob->nm_syms;
+	}
 }
 
-static int cmp_object(const void *a, const void *b)
+static const struct bounds *routine_bounds(const struct listed *l)
 {
-	const struct object *x = a, *y = b;
+	return l->syms == &l->ob->nm_syms ? &l->ob->bounds : &l->own;
+}
+
+static void add_listed(struct code *c, struct object *ob, uint64_t adjust, size_t rank)
+{
+	struct listed *l;
+	size_t i;
+
+	if (!ob || !ob->ok)
+		return;
+	for (i = 0; i < c->nobj; i++)
+		if (c->obj[i].ob == ob && c->obj[i].adjust == adjust)
+			return;
+	GROW(c->obj, c->cap_obj, c->nobj + 1);
+	l = &c->obj[c->nobj++];
+	memset(l, 0, sizeof(*l));
+	l->ob = ob;
+	l->adjust = adjust;
+	l->rank = rank;
+	routine_symbols(l);
+}
+
+static int cmp_listed(const void *a, const void *b)
+{
+	const struct listed *x = a, *y = b;
 
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* The first of the n ascending addresses that is at least a. */
-static size_t lower_bound(const uint64_t *addr, size_t n, uint64_t a)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (addr[mid] < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
+/* Whether one of the n ascending addresses is in [lo, hi). */
 static int holds_any(const uint64_t *addr, size_t n, uint64_t lo, uint64_t hi)
 {
-	size_t k = lower_bound(addr, n, lo);
+	size_t k = u64_search_from(addr, n, lo);
 
 	return k < n && addr[k] < hi;
 }
@@ -114,18 +130,44 @@ static void plan_objects(struct code *c, const uint64_t *addr, size_t n)
 	size_t i;
 
 	c->planned = 1;
-	for (i = 0; i < s->nlibs; i++) {
+	/* pprof's order, the latest start first, decides which rank a duplicate keeps. */
+	for (i = s->nlibs; i-- > 0;) {
 		struct lib *l = &s->libs[i];
-		struct module *m;
+		struct object *ob;
 
 		if (!holds_any(addr, n, l->start, l->end == UINT64_MAX ? l->end : l->end + 1))
 			continue;
-		m = lib_module(s, l);   /* sets l->adjust */
-		add_object(c, m, l->adjust, l->rank);
+		ob = lib_object(s, l);   /* sets l->adjust */
+		add_listed(c, ob, l->adjust, l->rank);
 	}
 	if (c->nobj > 1)
-		qsort(c->obj, c->nobj, sizeof(*c->obj), cmp_object);
-	add_object(c, program_module(s), 0, SIZE_MAX);
+		qsort(c->obj, c->nobj, sizeof(*c->obj), cmp_listed);
+	add_listed(c, program_object(s), 0, SIZE_MAX);
+}
+
+/*
+ * The name routine j of l goes by when re matches it, else NULL.  It is its
+ * nm symbol's, as in gperftools pprof; but a routine of a separate debug
+ * file's symbols goes by the name text reports give its start, as they name
+ * it after DWARF ("msort_with_tmp" for msort_with_tmp.part.0, one name of
+ * two aliases), its symbol's name matching too.
+ */
+static const char *routine_name(struct code *c, const struct listed *l, size_t j,
+				const struct regex *re, struct strbuf *tmp)
+{
+	const struct bounds *b = routine_bounds(l);
+	const char *sym = b->sym[j]->name, *text = NULL;
+
+	if (l->syms != &l->ob->nm_syms) {
+		struct frame fr[MAX_FRAMES];
+		int nf = name_frames(&c->s, l->ob, b->start[j], b->start[j] + l->adjust, fr, tmp);
+
+		/* The outermost frame: the routine itself, not what it inlines. */
+		text = fr[nf - 1].name;
+		if (text && regex_match(re, text, strlen(text)))
+			return text;
+	}
+	return regex_match(re, sym, strlen(sym)) ? (text ? text : sym) : NULL;
 }
 
 struct candidate {
@@ -149,42 +191,44 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 		     struct routine **out)
 {
 	struct candidate *v = NULL;
-	struct strbuf name = STRBUF_INIT, shrt = STRBUF_INIT;
+	struct strbuf tagged = STRBUF_INIT, shrt = STRBUF_INIT;
 	size_t nv = 0, cap = 0, i, j;
 
 	if (!c->planned)
 		plan_objects(c, addr, n);
 	for (i = 0; i < c->nobj; i++) {
-		const struct object *ob = &c->obj[i];
-		const struct bounds *b = &ob->m->bounds;
+		const struct listed *l = &c->obj[i];
+		const struct bounds *b = routine_bounds(l);
 
 		for (j = 0; j < b->n; j++) {
-			uint64_t lo = b->start[j] + ob->adjust, hi = b->end[j] + ob->adjust;
+			uint64_t lo = b->start[j] + l->adjust, hi = b->end[j] + l->adjust;
+			const char *name;
 			struct candidate *k;
 
 			/* The last routine has no end (size 0): pprof never shows it. */
 			if (b->end[j] <= b->start[j] || hi < lo || !holds_any(addr, n, lo, hi))
 				continue;
-			sb_reset(&name);
-			sb_addf(&name, "%s<%0*llx>", b->sym[j]->name, (int)ob->m->nm_syms.addr_digits,
-				(unsigned long long)b->start[j]);
-			if (!regex_match(re, name.buf, name.len))
+			if (!(name = routine_name(c, l, j, re, &shrt)))
 				continue;
-			short_function_name(name.buf, c->o->keep_templates, &shrt);
+			/* Short names as pprof makes them, from the name with its address tag. */
+			sb_reset(&tagged);
+			sb_addf(&tagged, "%s<%0*llx>", name, (int)l->syms->addr_digits,
+				(unsigned long long)b->start[j]);
+			short_function_name(tagged.buf, c->o->keep_templates, &shrt);
 			GROW(v, cap, nv + 1);
 			k = &v[nv++];
-			k->r.name = profile_intern(c->strings, name.buf);
+			k->r.name = profile_intern(c->strings, name);
 			k->r.short_name = profile_intern(c->strings, shrt.buf);
 			k->r.start = b->start[j];
 			k->r.end = b->end[j];
-			k->r.adjust = ob->adjust;
+			k->r.adjust = l->adjust;
 			k->r.object = i;
 			/* pprof sorts by the short name without template arguments. */
-			short_function_name(name.buf, 0, &shrt);
+			short_function_name(tagged.buf, 0, &shrt);
 			k->sort_key = profile_intern(c->strings, shrt.buf);
 		}
 	}
-	sb_release(&name);
+	sb_release(&tagged);
 	sb_release(&shrt);
 	if (nv > 1)
 		qsort(v, nv, sizeof(*v), cmp_candidate);
@@ -227,7 +271,7 @@ static int prefer(const struct elfsym *a, const struct elfsym *b)
 /* The symbol objdump names an address after: the last address at or below it. */
 static const char *symbol_for(void *ctx, uint64_t addr, uint64_t *start)
 {
-	const struct elfsyms *t = &((struct module *)ctx)->nm_syms;
+	const struct elfsyms *t = ((const struct listed *)ctx)->syms;
 	size_t lo = elfsyms_upto(t, addr), k, i;
 
 	if (lo == 0)
@@ -241,19 +285,19 @@ static const char *symbol_for(void *ctx, uint64_t addr, uint64_t *start)
 }
 
 /* Decodes the executable sections' bytes in [start, end), as objdump does. */
-static int decode_range(struct object *ob, struct decoder *dec, uint64_t start, uint64_t end,
+static int decode_range(struct listed *l, struct decoder *dec, uint64_t start, uint64_t end,
 			struct insn **v, size_t *nv, size_t *cap, struct err *e)
 {
-	Elf *elf = ob->m->elf;
+	const struct section_want w = { .flags = SHF_EXECINSTR, .addr = start, .size = end - start };
+	Elf *elf = l->ob->elf;
 	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
+	while ((scn = elf_section_find(elf, scn, &w, &sh))) {
 		Elf_Data *d;
 		uint64_t lo, hi, send;
 
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
-		    sh.sh_type == SHT_NOBITS || !sh.sh_size)
+		if (sh.sh_type == SHT_NOBITS)
 			continue;
 		send = sh.sh_addr + sh.sh_size;
 		if (send < sh.sh_addr)
@@ -264,10 +308,10 @@ static int decode_range(struct object *ob, struct decoder *dec, uint64_t start, 
 			continue;
 		d = elf_rawdata(scn, NULL);
 		if (!d || !d->d_buf || d->d_size < sh.sh_size)
-			return err_set(e, "'%s': cannot read section at 0x%llx: %s", ob->m->path,
+			return err_set(e, "'%s': cannot read section at 0x%llx: %s", l->ob->path,
 				       (unsigned long long)sh.sh_addr, elf_errmsg(-1));
-		decode(dec, (const uint8_t *)d->d_buf + (lo - sh.sh_addr), hi - lo, lo, symbol_for,
-		       ob->m, v, nv, cap);
+		decode(dec, (const uint8_t *)d->d_buf + (lo - sh.sh_addr), hi - lo, lo, symbol_for, l,
+		       v, nv, cap);
 	}
 	return 0;
 }
@@ -285,12 +329,12 @@ struct objdump_lines {
 	int line;
 };
 
-static void objdump_line(struct objdump_lines *st, struct module *m, const struct frame *inner,
+static void objdump_line(struct objdump_lines *st, struct object *ob, const struct frame *inner,
 			 uint64_t objaddr)
 {
 	const char *func = inner->raw && inner->raw[0] ? inner->raw : inner->name;
 	unsigned line = inner->line > 0 ? (unsigned)inner->line : 0;
-	unsigned disc = line && m->dw ? dwindex_discriminator(m->dw, objaddr) : 0;
+	unsigned disc = line && ob->dw ? dwindex_discriminator(ob->dw, objaddr) : 0;
 
 	/* A new function makes objdump print the next line number again. */
 	if (func && func[0] && (!st->func || strcmp(func, st->func) != 0))
@@ -309,7 +353,7 @@ static void objdump_line(struct objdump_lines *st, struct module *m, const struc
 long code_disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,
 		      struct code_insn **out, struct err *e)
 {
-	struct object *ob = &c->obj[r->object];
+	struct listed *l = &c->obj[r->object];
 	struct objdump_lines st = { NULL, 0, 0, "", -1 };
 	struct insn *v = NULL;
 	size_t nv = 0, cap = 0, i;
@@ -317,16 +361,16 @@ long code_disassemble(struct code *c, const struct routine *r, enum decode_synta
 	int k = syntax == DECODE_INTEL;
 
 	*out = NULL;
-	if (!ob->dec[k] && !(ob->dec[k] = decoder_new(ob->m->elf, syntax, e)))
-		return err_prefix(e, "'%s'", ob->m->path);
-	if (decode_range(ob, ob->dec[k], r->start, r->end, &v, &nv, &cap, e) < 0) {
+	if (!l->dec[k] && !(l->dec[k] = decoder_new(l->ob->elf, syntax, e)))
+		return err_prefix(e, "'%s'", l->ob->path);
+	if (decode_range(l, l->dec[k], r->start, r->end, &v, &nv, &cap, e) < 0) {
 		free(v);
 		return -1;
 	}
 	ci = xcalloc(nv + 1, sizeof(*ci));
 	for (i = 0; i < nv; i++) {
 		struct frame fr[MAX_FRAMES];
-		int nf = addr2line(ob->m, v[i].addr, fr);
+		int nf = addr2line(l->ob, v[i].addr, fr);
 
 		ci[i].objaddr = v[i].addr;
 		ci[i].addr = v[i].addr + r->adjust;
@@ -338,7 +382,7 @@ long code_disassemble(struct code *c, const struct routine *r, enum decode_synta
 		 */
 		ci[i].end = i + 1 < nv ? v[i + 1].addr + r->adjust : r->end;
 		ci[i].text = profile_intern(c->strings, v[i].text);
-		objdump_line(&st, ob->m, &fr[0], v[i].addr);
+		objdump_line(&st, l->ob, &fr[0], v[i].addr);
 		ci[i].file = st.file;
 		ci[i].line = st.line;
 		if (nf > MAX_FRAMES)

@@ -1,4 +1,4 @@
-/* dwarf.c - inline chains and line numbers from libdw, indexed per compilation unit. */
+/* dwindex.c - inline chains and line numbers from libdw, indexed per compilation unit. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -57,6 +57,7 @@ struct unit {
 
 struct dwindex {
 	Dwfl_Module *mod;
+	Dwarf_Addr bias;      /* session address = object address + bias */
 	struct profile *p;
 	dwindex_symfn sym;
 	void *sym_ctx;
@@ -69,6 +70,7 @@ struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn s
 	struct dwindex *ix = xcalloc(1, sizeof(*ix));
 
 	ix->mod = mod;
+	dwfl_module_getelf(mod, &ix->bias);
 	ix->p = p;
 	ix->sym = sym;
 	ix->sym_ctx = ctx;
@@ -183,80 +185,6 @@ static void walk(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t *last_c
 }
 
 
-/* Little-endian readers over [p, end); they stop at end. */
-static uint64_t rd(const unsigned char **p, const unsigned char *end, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	if (n > 8 || end - *p < n) {
-		*p = end;
-		return 0;
-	}
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)(*p)[i] << (8 * i);
-	*p += n;
-	return v;
-}
-
-static uint64_t uleb(const unsigned char **p, const unsigned char *end)
-{
-	uint64_t v = 0;
-	int shift = 0;
-
-	while (*p < end) {
-		unsigned char b = *(*p)++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	return v;
-}
-
-static int64_t sleb(const unsigned char **p, const unsigned char *end)
-{
-	int64_t v = 0;
-	int shift = 0;
-	unsigned char b = 0;
-
-	while (*p < end) {
-		b = *(*p)++;
-		if (shift < 64)
-			v |= (int64_t)((uint64_t)(b & 0x7f) << shift);
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	if (shift < 64 && (b & 0x40))
-		v = (int64_t)((uint64_t)v | (~(uint64_t)0 << shift));
-	return v;
-}
-
-static Elf_Data *section_data(Elf *elf, const char *want)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
-		if (strcmp(name, want))
-			continue;
-		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-			return NULL;
-		return elf_getdata(scn, NULL);
-	}
-	return NULL;
-}
-
 static void add_implicit(struct unit *u, size_t *cap, uint64_t lo, uint64_t hi)
 {
 	if (hi <= lo)
@@ -271,111 +199,40 @@ static void add_implicit(struct unit *u, size_t *cap, uint64_t lo, uint64_t hi)
 	u->nimplicit++;
 }
 
-/* Runs the unit's line program only to find the rows made before any set_file. */
-static void find_implicit_rows(struct dwindex *ix, struct unit *u)
+/*
+ * The rows binutils names after file 0: those a sequence makes before it
+ * first sets a file.  Compilers and assemblers set the file only when it
+ * changes, so those are the rows from a sequence's start up to its first
+ * row of another file than 1.
+ */
+static void find_implicit_rows(struct unit *u)
 {
-	Dwarf_Addr bias;
-	Dwarf *dw = dwfl_module_getdwarf(ix->mod, &bias);
-	Elf *elf = dw ? dwarf_getelf(dw) : NULL;
-	Elf_Data *d = elf ? section_data(elf, ".debug_line") : NULL;
-	Dwarf_Attribute a;
-	Dwarf_Word off;
-	const unsigned char *p, *end, *prog;
-	uint64_t len, hlen;
-	unsigned version, addr_size = 8, min_inst, opbase, lrange, ver_off = 4;
-	const unsigned char *oplen;
-	size_t cap = 0;
+	const char *f1 = dwarf_filesrc(u->files, 1, NULL, NULL);
+	Dwarf_Lines *lines;
+	Dwarf_Addr row_addr = 0;
+	size_t n, i, cap = 0;
+	int implicit = 1, have_row = 0, row_implicit = 0;
 
-	if (!d || dwarf_formudata(dwarf_attr(&u->cudie, DW_AT_stmt_list, &a), &off) != 0 ||
-	    off >= d->d_size)
+	if (dwarf_getsrclines(&u->cudie, &lines, &n) != 0)
 		return;
-	p = (const unsigned char *)d->d_buf + off;
-	end = (const unsigned char *)d->d_buf + d->d_size;
-	len = rd(&p, end, 4);
-	if (len == 0xffffffff) {
-		len = rd(&p, end, 8);
-		ver_off = 8;
-	}
-	if (len > (uint64_t)(end - p))
-		return;
-	end = p + len;
-	version = (unsigned)rd(&p, end, 2);
-	if (version < 5)
-		return;
-	addr_size = (unsigned)rd(&p, end, 1);
-	if (addr_size != 4 && addr_size != 8)
-		return;
-	rd(&p, end, 1);                         /* segment selector size */
-	hlen = rd(&p, end, (int)ver_off);
-	if (hlen > (uint64_t)(end - p))
-		return;
-	prog = p + hlen;
-	min_inst = (unsigned)rd(&p, end, 1);
-	rd(&p, end, 1);                         /* maximum operations per instruction */
-	rd(&p, end, 1);                         /* default is_stmt */
-	rd(&p, end, 1);                         /* line base: lines are not needed */
-	lrange = (unsigned)rd(&p, end, 1);
-	opbase = (unsigned)rd(&p, end, 1);
-	oplen = p;
-	if (!lrange || !opbase || prog > end || (size_t)(prog - oplen) < opbase - 1)
-		return;
-	p = prog;
-	while (p < end) {
-		uint64_t addr = 0, row_addr = 0;
-		int file_set = 0, have_row = 0, row_implicit = 0, done = 0;
+	/* libdw's rows ascend by address, a sequence's end before what starts there. */
+	for (i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr addr;
+		bool end = false;
 
-		while (!done && p < end) {
-			unsigned op = *p++;
-			int emit = 0;
-
-			if (op >= opbase) {
-				unsigned adj = op - opbase;
-
-				addr += (uint64_t)(adj / lrange) * min_inst;
-				emit = 1;
-			} else if (op == 0) {
-				uint64_t n = uleb(&p, end);
-				const unsigned char *next = p + n;
-				unsigned sub;
-
-				if (n == 0 || n > (uint64_t)(end - p))
-					return;
-				sub = *p++;
-				if (sub == 1) {         /* end_sequence */
-					emit = 1;
-					done = 1;
-				} else if (sub == 2) {  /* set_address */
-					addr = rd(&p, end, (int)addr_size);
-				}
-				p = next;
-			} else if (op == 2) {
-				addr += uleb(&p, end) * min_inst;
-			} else if (op == 3) {
-				sleb(&p, end);
-			} else if (op == 4) {
-				uleb(&p, end);
-				file_set = 1;
-			} else if (op == 8) {
-				addr += (uint64_t)((255 - opbase) / lrange) * min_inst;
-			} else if (op == 9) {
-				addr += rd(&p, end, 2);
-			} else if (op == 1) {
-				emit = 1;
-			} else {
-				unsigned k;
-
-				for (k = 0; k < oplen[op - 1]; k++)
-					uleb(&p, end);
-			}
-			if (!emit)
-				continue;
-			/* The previous row covers up to this one; at equal addresses the last wins. */
-			if (have_row && addr > row_addr && row_implicit)
-				add_implicit(u, &cap, row_addr, addr);
-			have_row = !done;
-			row_addr = addr;
-			row_implicit = !file_set;
-		}
+		if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineendsequence(l, &end) != 0)
+			continue;
+		/* The previous row covers up to this one; at equal addresses the last wins. */
+		if (have_row && addr > row_addr && row_implicit)
+			add_implicit(u, &cap, row_addr, addr);
+		if (!end && dwarf_linesrc(l, NULL, NULL) != f1)
+			implicit = 0;
+		have_row = !end;
+		row_addr = addr;
+		row_implicit = implicit;
+		if (end)
+			implicit = 1;
 	}
 }
 
@@ -394,6 +251,7 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
 	struct unit *u;
 	size_t i;
 	int32_t last = -1;
+	Dwarf_Half version;
 
 	for (i = 0; i < ix->nunit; i++)
 		if (ix->unit[i]->off == off)
@@ -429,16 +287,23 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
 		u->files = NULL;
 		u->nfiles = 0;
 	}
-	if (u->nfiles > 1) {
+	/* Before DWARF 5 there is no file 0: libdw's stands in for none. */
+	if (u->nfiles > 1 && dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL,
+					   NULL) == 0 && version >= 5) {
 		const char *f0 = dwarf_filesrc(u->files, 0, NULL, NULL);
 		const char *f1 = dwarf_filesrc(u->files, 1, NULL, NULL);
 
 		if (f0 && f1 && strcmp(f0, f1))
-			find_implicit_rows(ix, u);
+			find_implicit_rows(u);
 	}
 	GROW(ix->unit, ix->cap_unit, ix->nunit + 1);
 	ix->unit[ix->nunit++] = u;
 	return u;
+}
+
+static uint64_t range_lo(const void *r)
+{
+	return ((const struct range *)r)->lo;
 }
 
 static int node_contains(const struct unit *u, const struct node *n, uint64_t addr)
@@ -541,31 +406,23 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		   const char **file, int *line)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr, &bias);
+	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr + ix->bias, &bias);
 	struct unit *u;
 	int32_t chain[256];
 	int depth = 0, i;
-	size_t lo, hi;
+	size_t lo;
 	int32_t cur = -1;
 
 	*file = NULL;
 	*line = 0;
 	if (!cudie)
 		return 0;
-	addr -= bias;
+	/* The DWARF's own address (a separate debug file may be laid out apart). */
+	addr = addr + ix->bias - bias;
 	u = unit_for(ix, cudie);
 	line_at(ix, u, addr, file, line);
 	/* The last top-level range starting at or below addr that holds it. */
-	lo = 0;
-	hi = u->ntop;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (u->top[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = search_above(u->top, u->ntop, sizeof(*u->top), addr, range_lo);
 	while (lo-- > 0) {
 		if (addr < u->top[lo].hi) {
 			cur = (int32_t)u->top[lo].node;
@@ -635,11 +492,11 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr, &bias);
+	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr + ix->bias, &bias);
 	Dwarf_Line *l;
 	unsigned d = 0;
 
-	if (!cudie || !(l = dwarf_getsrc_die(cudie, addr - bias)))
+	if (!cudie || !(l = dwarf_getsrc_die(cudie, addr + ix->bias - bias)))
 		return 0;
 	if (dwarf_linediscriminator(l, &d) != 0)
 		return 0;

@@ -1,4 +1,4 @@
-/* dwarf.h - function, file and line of an address from DWARF (symbolizer internal). */
+/* dwindex.h - function, file and line of an address from DWARF (symbolizer internal). */
 #ifndef PPROF_DWINDEX_H
 #define PPROF_DWINDEX_H
 
@@ -16,7 +16,10 @@ struct dwframe {
 };
 
 /*
- * The ELF function symbol addr2line would find for a module address:
+ * Addresses here are the object file's own, as nm prints them; the index
+ * adds the module's bias in its Dwfl.
+ *
+ * The ELF function symbol addr2line would find for an object address:
  * returns 0 and fills name (demangled), raw and value, or returns -1.
  */
 typedef int (*dwindex_symfn)(void *ctx, uint64_t addr, const char **name, const char **raw,
@@ -36,7 +39,7 @@ struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn s
 void dwindex_free(struct dwindex *ix);
 
 /*
- * Fills up to max frames for the module address addr, innermost first, and
+ * Fills up to max frames for the object address addr, innermost first, and
  * returns how many there are (which may exceed max).  Returns 0 when no
  * compilation unit covers addr; then file and line may still come from a line
  * table covering addr (assembly sources), else they are NULL/0.

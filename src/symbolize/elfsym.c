@@ -7,13 +7,35 @@
 #include "strbuf.h"
 #include "util.h"
 
-Elf_Scn *elf_section_of_type(Elf *elf, GElf_Word type, GElf_Shdr *shdr)
+static int section_overlaps(const GElf_Shdr *sh, uint64_t addr, uint64_t size)
 {
-	Elf_Scn *scn = NULL;
+	if (!sh->sh_size)
+		return 0;
+	/* Differences only: hostile headers may put a section's end past 2^64. */
+	return addr < sh->sh_addr ? sh->sh_addr - addr < size : addr - sh->sh_addr < sh->sh_size;
+}
 
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
-			return scn;
+Elf_Scn *elf_section_find(Elf *elf, Elf_Scn *after, const struct section_want *w,
+			  GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = after;
+	size_t shstrndx = 0;
+
+	if (w->name && elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, shdr) || (w->type && shdr->sh_type != w->type) ||
+		    (shdr->sh_flags & w->flags) != w->flags)
+			continue;
+		if (w->size && !section_overlaps(shdr, w->addr, w->size))
+			continue;
+		if (w->name && (!(name = elf_strptr(elf, shstrndx, shdr->sh_name)) ||
+				strcmp(name, w->name)))
+			continue;
+		return scn;
+	}
 	return NULL;
 }
 
@@ -59,8 +81,9 @@ struct verdefs {
 
 static void read_verdefs(Elf *elf, struct verdefs *v)
 {
+	const struct section_want w = { .type = SHT_GNU_verdef };
 	GElf_Shdr sh;
-	Elf_Scn *scn = elf_section_of_type(elf, SHT_GNU_verdef, &sh);
+	Elf_Scn *scn = elf_section_find(elf, NULL, &w, &sh);
 	Elf_Data *d;
 	size_t off = 0, i;
 
@@ -109,6 +132,8 @@ static int cmp_sym(const void *a, const void *b)
 size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms *t)
 {
 	int dynamic = !!(flags & ELFSYMS_DYNAMIC);
+	const struct section_want want_syms = { .type = dynamic ? SHT_DYNSYM : SHT_SYMTAB };
+	const struct section_want want_versym = { .type = SHT_GNU_versym };
 	GElf_Shdr sh, vsh;
 	Elf_Scn *scn;
 	Elf_Data *d, *vd = NULL;
@@ -125,11 +150,11 @@ size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms 
 	t->addr_digits = gelf_getclass(elf) == ELFCLASS32 ? 8 : 16;
 	if (!gelf_getehdr(elf, &eh))
 		return 0;
-	scn = elf_section_of_type(elf, dynamic ? SHT_DYNSYM : SHT_SYMTAB, &sh);
+	scn = elf_section_find(elf, NULL, &want_syms, &sh);
 	if (!scn || sh.sh_entsize == 0 || !(d = elf_getdata(scn, NULL)) || d->d_size == 0)
 		return 0;
 	if (dynamic && (flags & ELFSYMS_VERSIONS)) {
-		Elf_Scn *vs = elf_section_of_type(elf, SHT_GNU_versym, &vsh);
+		Elf_Scn *vs = elf_section_find(elf, NULL, &want_versym, &vsh);
 
 		if (vs)
 			vd = elf_getdata(vs, NULL);
@@ -238,21 +263,10 @@ void bounds_release(struct bounds *b)
 
 const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	/* Ends ascend (the last routine ends where it starts): the first above addr. */
+	size_t i = u64_search_above(b->end, b->n, addr);
 
-	if (!b->n)
-		return NULL;
-	/* First index whose end is above addr, at most the last one. */
-	hi = b->n - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->end[mid] > addr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return addr < b->end[lo] ? b->sym[lo] : NULL;
+	return i < b->n ? b->sym[i] : NULL;
 }
 
 static int function_like(const struct elfsym *s)
@@ -266,44 +280,27 @@ static int function_like(const struct elfsym *s)
 	return 1;
 }
 
-static int section_of(Elf *elf, uint64_t addr, size_t *index)
+static uint64_t sym_value(const void *s)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
-			continue;
-		if (addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size) {
-			*index = elf_ndxscn(scn);
-			return 1;
-		}
-	}
-	return 0;
+	return ((const struct elfsym *)s)->value;
 }
 
 size_t elfsyms_upto(const struct elfsyms *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->sym[mid].value <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return search_above(t->sym, t->n, sizeof(*t->sym), addr, sym_value);
 }
 
 const struct elfsym *elfsyms_find_function(const struct elfsyms *t, Elf *elf, uint64_t addr)
 {
 	const struct elfsym *best = NULL;
+	const struct section_want w = { .flags = SHF_ALLOC, .addr = addr, .size = 1 };
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_section_find(elf, NULL, &w, &sh);
 	size_t sec, i;
 
-	if (!section_of(elf, addr, &sec))
+	if (!scn)
 		return NULL;
+	sec = elf_ndxscn(scn);
 	/* Walk down from the last symbol at or below addr. */
 	for (i = elfsyms_upto(t, addr); i-- > 0;) {
 		const struct elfsym *s = &t->sym[i];

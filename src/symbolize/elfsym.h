@@ -34,8 +34,24 @@ struct elfsyms {
 	unsigned addr_digits; /* 16 for ELFCLASS64, 8 for ELFCLASS32 */
 };
 
-/* The first section of the given type (SHT_SYMTAB, ...), its header in *shdr. */
-Elf_Scn *elf_section_of_type(Elf *elf, GElf_Word type, GElf_Shdr *shdr);
+/*
+ * What a section lookup asks for; a zero field asks nothing: the type
+ * (SHT_NULL: any), the name, flags that must all be set, and addresses
+ * [addr, addr + size) the section must overlap (size 0: any).
+ */
+struct section_want {
+	GElf_Word type;
+	const char *name;
+	GElf_Xword flags;
+	uint64_t addr, size;
+};
+
+/*
+ * The one ELF section lookup: the first section after `after` (NULL: from
+ * the start) that has what w asks for, its header in *shdr, or NULL.
+ */
+Elf_Scn *elf_section_find(Elf *elf, Elf_Scn *after, const struct section_want *w,
+			  GElf_Shdr *shdr);
 
 enum elfsyms_flags {
 	ELFSYMS_DYNAMIC = 1 << 0,   /* read .dynsym instead of .symtab */

@@ -1,12 +1,10 @@
 /* gprof.c - naming gmon.out data as gprof does: its symbol table, its load address, its dropped arcs. */
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "demangle.h"
-#include "elfsym.h"
+#include "objects.h"
 #include "symbolize.h"
 #include "util.h"
 
@@ -122,9 +120,9 @@ static void gtab_read(Elf *elf, struct profile *p, struct gtab *t)
 	uint64_t text_end = 0;
 
 	memset(t, 0, sizeof(*t));
-	scn = elf_section_of_type(elf, SHT_SYMTAB, &sh);
+	scn = elf_section_find(elf, NULL, &(struct section_want){ .type = SHT_SYMTAB }, &sh);
 	if (!scn)
-		scn = elf_section_of_type(elf, SHT_DYNSYM, &sh);
+		scn = elf_section_find(elf, NULL, &(struct section_want){ .type = SHT_DYNSYM }, &sh);
 	if (!scn || sh.sh_entsize == 0 || !(d = elf_getdata(scn, NULL)))
 		return;
 	tscn = elf_getscn(elf, sh.sh_link);
@@ -196,35 +194,23 @@ static void gtab_read(Elf *elf, struct profile *p, struct gtab *t)
 		t->sym[out++] = t->sym[i];
 	}
 	t->n = out;
-	tscn = NULL;
-	while ((tscn = elf_nextscn(elf, tscn))) {
-		const char *nm;
-		size_t shstrndx;
-
-		if (!gelf_getshdr(tscn, &tsh) || elf_getshdrstrndx(elf, &shstrndx) < 0)
-			continue;
-		nm = elf_strptr(elf, shstrndx, tsh.sh_name);
-		if (nm && !strcmp(nm, ".text"))
-			text_end = tsh.sh_addr + tsh.sh_size;
-	}
+	if (elf_section_find(elf, NULL, &(struct section_want){ .name = ".text" }, &tsh))
+		text_end = tsh.sh_addr + tsh.sh_size;
 	for (i = 0; i + 1 < t->n; i++)
 		t->sym[i].end = t->sym[i + 1].addr - 1;
 	t->sym[t->n - 1].end = text_end ? text_end - 1 : UINT64_MAX;
 }
 
+static uint64_t gsym_addr(const void *g)
+{
+	return ((const struct gsym *)g)->addr;
+}
+
 /* gprof's sym_lookup: the symbol whose [addr, end] holds a, or -1. */
 static long gtab_lookup(const struct gtab *t, uint64_t a)
 {
-	size_t lo = 0, hi = t->n;
+	size_t lo = search_above(t->sym, t->n, sizeof(*t->sym), a, gsym_addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->sym[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || a > t->sym[lo - 1].end)
 		return -1;
 	return (long)(lo - 1);
@@ -495,41 +481,38 @@ static void attribute(struct profile *p, const struct gtab *t, const struct imag
 
 int symbolize_gprof(struct profile *p, const struct symbolize_options *o, struct err *e)
 {
+	struct symbolizer s;
+	struct object *prog;
 	struct gtab t = { 0 };
 	struct image im;
-	struct recorded *rc = NULL;
-	uint64_t b = 0;
-	Elf *elf = NULL;
-	int fd = -1, ret;
+	struct recorded *rc;
+	uint64_t b;
 
 	if (!o->program)
 		return symbolize_profile(p, o, e);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));
-	fd = open_regular(o->program);
-	if (fd >= 0)
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF && image_read(elf, &im) == 0)
-		gtab_read(elf, p, &t);
+	symbolizer_init(&s, p, p, o);
+	/* Opening it says what is wrong with the program, if anything is. */
+	prog = program_object(&s);
+	if (prog->ok && image_read(prog->elf, &im) == 0)
+		gtab_read(prog->elf, p, &t);
 	if (!t.n) {
-		/* symbolize_profile says what is wrong with the program. */
-		if (elf)
-			elf_end(elf);
-		if (fd >= 0)
-			close(fd);
-		return symbolize_profile(p, o, e);
+		symbolize_locations(&s, p);
+		symbolizer_release(&s);
+		return 0;
 	}
 	rc = xmalloc(sizeof(*rc));
 	recorded_scan(p, rc);
 	b = find_bias(o->program, &im, &t, rc);
-	if (b)
+	if (b) {
 		map_program(p, o->program, &im, b);
-	ret = symbolize_profile(p, o, e);
-	if (ret == 0)
-		attribute(p, &t, &im, b);
+		symbolizer_plan(&s);
+	}
+	symbolize_locations(&s, p);
+	attribute(p, &t, &im, b);
+	symbolizer_release(&s);
 	free(rc);
 	free(t.sym);
-	elf_end(elf);
-	close(fd);
-	return ret;
+	return 0;
 }

@@ -1,4 +1,4 @@
-/* objects.h - the object files behind a profile's addresses (symbolizer internal). */
+/* objects.h - the object files behind a profile's addresses, in one Dwfl session (symbolizer internal). */
 #ifndef PPROF_OBJECTS_H
 #define PPROF_OBJECTS_H
 
@@ -9,68 +9,91 @@
 #include "dwindex.h"
 #include "elfsym.h"
 #include "profile.h"
+#include "strbuf.h"
 #include "symbolize.h"
 
-/* One object file, opened once however many mappings use it. */
-struct module {
+/*
+ * One object file, opened once however many mappings use it, and reported
+ * once to the session's Dwfl: at the load bias of the mapping that first
+ * needed it.  Addresses here are the object's own (as nm and objdump print
+ * them); other mappings of the file (pprof looks the program up at raw
+ * addresses too) reach it through their own adjustment.
+ */
+struct object {
 	char *path;            /* the file read */
-	int fd;
-	Elf *elf;
-	Dwfl *dwfl;
-	Dwfl_Module *mod;
-	struct dwindex *dw;
+	Elf *elf;              /* libdwfl's when it took the file (mod set), else ours */
+	int fd;                /* ours while elf is ours, else -1 */
+	Dwfl_Module *mod;      /* NULL when libdwfl could not take the file */
+	struct dwindex *dw;    /* NULL without DWARF */
 	const char *debug_file; /* separate debug info, if found */
 	/* nm's view, from /usr/lib/debug/PATH when that exists. */
 	int nm_fd;
 	Elf *nm_elf;
 	struct elfsyms nm_syms;
 	struct bounds bounds;
-	/* addr2line's symbols for naming code that DWARF does not describe. */
+	/* addr2line's symbols: the separate debug file's when it has them. */
 	struct elfsyms fn_syms;
 	Elf *fn_elf;
 	int ok;
 	size_t order;          /* creation order, to sort lookups by object */
 };
 
-/* A range of addresses served by a module (gperftools pprof's "library"). */
+/* A range of addresses served by an object (gperftools pprof's "library"). */
 struct lib {
 	char *path;            /* file to read, opened at the first address */
-	struct module *m;
+	struct object *obj;
 	uint64_t start, end;   /* inclusive, as pprof treats them */
-	uint64_t adjust;       /* module address = pc - adjust */
-	struct mapping *mapping;
+	uint64_t adjust;       /* object address = pc - adjust */
+	const struct mapping *mapping;
 	size_t rank;           /* position of its mapping in the profile */
 };
 
+/*
+ * A symbolization session: one Dwfl for all objects of a profile (libdwfl's
+ * standard callbacks find separate debug files by build id, .gnu_debuglink
+ * and, with DEBUGINFOD_URLS set, debuginfod), and gperftools pprof's
+ * libraries over it.  pprof's rules (executable mappings only, ends
+ * included, the latest start first, the program at raw addresses for the
+ * rest) are not the Dwfl's module ranges that dwfl_addrmodule searches, so
+ * find_lib keeps a small sorted table of its own over the session's objects.
+ */
 struct symbolizer {
 	const struct profile *prof; /* whose mappings name the objects */
 	struct profile *strings;    /* where names are interned */
 	const struct symbolize_options *o;
-	struct module **mods;
-	size_t nmods, cap_mods;
-	struct lib *libs;
+	Dwfl *dwfl;
+	struct object **objs;
+	size_t nobjs, cap_objs;
+	struct lib *libs;      /* by ascending start; equal starts, the later mapping first */
 	size_t nlibs, cap_libs;
-	uint64_t *max_end;     /* see find_lib */
-	struct module *program;
+	uint64_t *max_end;     /* max_end[i]: the largest end of libs[0..i] */
+	struct object *program;
 	int quiet;             /* no warnings: symbolization gave them already */
 };
 
 /*
- * Plans the libraries of prof's mappings as gperftools pprof does (the
- * program, objects that look like shared libraries, found under
- * --lib_prefix); objects are opened on first use.  Names read from them are
- * interned in strings.
+ * Starts a session for prof's mappings and plans their libraries as
+ * gperftools pprof does (the program, objects that look like shared
+ * libraries, found under --lib_prefix); objects are opened on first use.
+ * Names read from them are interned in strings.
  */
 void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct profile *strings,
 		     const struct symbolize_options *o);
+/* Plans the libraries again, after mappings were added to the profile. */
+void symbolizer_plan(struct symbolizer *s);
 void symbolizer_release(struct symbolizer *s);
 
 /* The library whose range holds a, or NULL. */
 struct lib *find_lib(struct symbolizer *s, uint64_t a);
 /* A library's object (opened now if needed); check ->ok before use. */
-struct module *lib_module(struct symbolizer *s, struct lib *l);
-/* The program named on the command line, or NULL. */
-struct module *program_module(struct symbolizer *s);
+struct object *lib_object(struct symbolizer *s, struct lib *l);
+/* The program named on the command line, at its own addresses, or NULL. */
+struct object *program_object(struct symbolizer *s);
+/*
+ * Fills in the lines of p's locations that have none, then with --verbose
+ * describes the objects and libraries on stderr.
+ */
+void symbolize_locations(struct symbolizer *s, struct profile *p);
 
 #define MAX_FRAMES 64
 
@@ -83,10 +106,19 @@ struct frame {
 };
 
 /*
- * addr2line -f -i -C for one module address: fills fr (MAX_FRAMES) innermost
+ * addr2line -f -i -C for one object address: fills fr (MAX_FRAMES) innermost
  * first and returns how many frames there are (at least 1; a lone frame may
  * have neither name nor file).
  */
-int addr2line(struct module *m, uint64_t addr, struct frame *fr);
+int addr2line(struct object *ob, uint64_t addr, struct frame *fr);
+
+/*
+ * The frames text reports give object address addr of profile address pc
+ * (symbolize_profile): addr2line's, renamed after nm's routine where its
+ * name starts alike (gperftools pprof's rule), or after the address where
+ * nothing names them.  Returns how many, as addr2line; tmp is scratch.
+ */
+int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t pc,
+		struct frame *fr, struct strbuf *tmp);
 
 #endif

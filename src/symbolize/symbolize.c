@@ -19,13 +19,6 @@
 #include "symbolize.h"
 #include "util.h"
 
-static char *debuginfo_path;
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
-};
-
 int symbolize_check_program(const char *path, struct err *e)
 {
 	int fd = open_regular(path);
@@ -48,8 +41,8 @@ int symbolize_check_program(const char *path, struct err *e)
 static int function_symbol(void *ctx, uint64_t addr, const char **name, const char **raw,
 			   uint64_t *value)
 {
-	struct module *m = ctx;
-	const struct elfsym *sym = elfsyms_find_function(&m->fn_syms, m->fn_elf, addr);
+	struct object *ob = ctx;
+	const struct elfsym *sym = elfsyms_find_function(&ob->fn_syms, ob->fn_elf, addr);
 
 	if (!sym)
 		return -1;
@@ -59,113 +52,160 @@ static int function_symbol(void *ctx, uint64_t addr, const char **name, const ch
 	return 0;
 }
 
-static void module_load_syms(struct symbolizer *s, struct module *m)
+static void object_load_syms(struct symbolizer *s, struct object *ob)
 {
 	struct strbuf dbg = STRBUF_INIT;
 	Dwarf_Addr bias;
 	Dwarf *dw;
 
 	/* nm reads /usr/lib/debug/PATH instead of PATH when it exists. */
-	if (m->path[0] == '/') {
-		sb_addf(&dbg, "/usr/lib/debug%s", m->path);
+	if (ob->path[0] == '/') {
+		sb_addf(&dbg, "/usr/lib/debug%s", ob->path);
 		if (!is_regular_file(dbg.buf)) {
 			sb_adds(&dbg, ".debug");
 			if (!is_regular_file(dbg.buf))
 				sb_reset(&dbg);
 		}
 	}
-	m->nm_fd = -1;
-	if (dbg.len && (m->nm_fd = open_regular(dbg.buf)) >= 0)
-		m->nm_elf = elf_begin(m->nm_fd, ELF_C_READ_MMAP, NULL);
-	if (!elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, 0, s->strings, &m->nm_syms)) {
-		elfsyms_release(&m->nm_syms);
-		elfsyms_read(m->nm_elf ? m->nm_elf : m->elf, ELFSYMS_DYNAMIC | ELFSYMS_VERSIONS,
-			     s->strings, &m->nm_syms);
+	if (dbg.len && (ob->nm_fd = open_regular(dbg.buf)) >= 0)
+		ob->nm_elf = elf_begin(ob->nm_fd, ELF_C_READ_MMAP, NULL);
+	if (!elfsyms_read(ob->nm_elf ? ob->nm_elf : ob->elf, 0, s->strings, &ob->nm_syms)) {
+		elfsyms_release(&ob->nm_syms);
+		elfsyms_read(ob->nm_elf ? ob->nm_elf : ob->elf, ELFSYMS_DYNAMIC | ELFSYMS_VERSIONS,
+			     s->strings, &ob->nm_syms);
 	}
-	bounds_build(&m->nm_syms, &m->bounds);
+	bounds_build(&ob->nm_syms, &ob->bounds);
 	sb_release(&dbg);
 
-	dw = m->mod ? dwfl_module_getdwarf(m->mod, &bias) : NULL;
+	/* libdwfl finds the debug information: in the file, by build id, debuglink, debuginfod. */
+	dw = ob->mod ? dwfl_module_getdwarf(ob->mod, &bias) : NULL;
 	if (dw) {
 		Elf *de = dwarf_getelf(dw);
 
-		m->dw = dwindex_new(m->mod, s->strings, function_symbol, m);
-		if (de && de != m->elf) {
-			dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, NULL, &m->debug_file);
-			if (elfsyms_read(de, 0, s->strings, &m->fn_syms))
-				m->fn_elf = de;
+		ob->dw = dwindex_new(ob->mod, s->strings, function_symbol, ob);
+		if (de && de != ob->elf) {
+			dwfl_module_info(ob->mod, NULL, NULL, NULL, NULL, NULL, NULL, &ob->debug_file);
+			if (elfsyms_read(de, 0, s->strings, &ob->fn_syms))
+				ob->fn_elf = de;
 			else
-				elfsyms_release(&m->fn_syms);
+				elfsyms_release(&ob->fn_syms);
 		}
 	}
-	if (!m->fn_elf) {
-		m->fn_elf = m->elf;
-		if (!elfsyms_read(m->elf, 0, s->strings, &m->fn_syms)) {
-			elfsyms_release(&m->fn_syms);
-			elfsyms_read(m->elf, ELFSYMS_DYNAMIC, s->strings, &m->fn_syms);
+	if (!ob->fn_elf) {
+		ob->fn_elf = ob->elf;
+		if (!elfsyms_read(ob->elf, 0, s->strings, &ob->fn_syms)) {
+			elfsyms_release(&ob->fn_syms);
+			elfsyms_read(ob->elf, ELFSYMS_DYNAMIC, s->strings, &ob->fn_syms);
 		}
 	}
 }
 
-static struct module *module_get(struct symbolizer *s, const char *path)
+/*
+ * Object address of a mapping's start, from the PT_LOAD holding its offset:
+ * the mapping's load bias (object address = pc - bias).
+ */
+static uint64_t mapping_adjust(Elf *elf, const struct mapping *mp)
 {
-	struct module *m;
+	size_t n, i;
+
+	if (elf && elf_getphdrnum(elf, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			if (mp->offset >= ph.p_offset && mp->offset < ph.p_offset + ph.p_filesz)
+				return mp->start - (mp->offset - ph.p_offset + ph.p_vaddr);
+		}
+	}
+	return mp->start - mp->offset;
+}
+
+/*
+ * Hands an opened object to the session's Dwfl at load bias `bias`; from
+ * then on libdwfl owns the descriptor and its Elf serves every reader.
+ * Without it (no program headers, say) the object keeps our Elf: symbols
+ * but no DWARF.
+ */
+static void object_report(struct symbolizer *s, struct object *ob, uint64_t bias)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr b;
+	Elf *elf;
+
+	if (!s->dwfl)
+		return;
+	dwfl_report_begin_add(s->dwfl);
+	mod = dwfl_report_elf(s->dwfl, ob->path, ob->path, ob->fd, bias, true);
+	dwfl_report_end(s->dwfl, NULL, NULL);
+	if (!mod)
+		return;
+	ob->fd = -1;
+	ob->mod = mod;
+	elf = dwfl_module_getelf(mod, &b);
+	if (elf) {
+		elf_end(ob->elf);
+		ob->elf = elf;
+	}
+}
+
+/*
+ * The object at path, opened and reported at the load bias of mapping mp
+ * (bias 0 without one) when first asked for.
+ */
+static struct object *object_get(struct symbolizer *s, const char *path, const struct mapping *mp)
+{
+	struct object *ob;
 	size_t i;
 
-	for (i = 0; i < s->nmods; i++)
-		if (!strcmp(s->mods[i]->path, path))
-			return s->mods[i];
-	m = xcalloc(1, sizeof(*m));
-	m->path = xstrdup(path);
-	m->nm_fd = -1;
-	m->order = s->nmods;
-	GROW(s->mods, s->cap_mods, s->nmods + 1);
-	s->mods[s->nmods++] = m;
-	m->fd = open_regular(path);
-	if (m->fd < 0) {
+	for (i = 0; i < s->nobjs; i++)
+		if (!strcmp(s->objs[i]->path, path))
+			return s->objs[i];
+	ob = xcalloc(1, sizeof(*ob));
+	ob->path = xstrdup(path);
+	ob->nm_fd = -1;
+	ob->order = s->nobjs;
+	GROW(s->objs, s->cap_objs, s->nobjs + 1);
+	s->objs[s->nobjs++] = ob;
+	ob->fd = open_regular(path);
+	if (ob->fd < 0) {
 		if (!s->quiet)
 			warnf("cannot open '%s': %s; its addresses stay unsymbolized", path,
 			      errno == EINVAL ? "not a regular file" : strerror(errno));
-		return m;
+		return ob;
 	}
-	m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
-	if (!m->elf || elf_kind(m->elf) != ELF_K_ELF) {
+	ob->elf = elf_begin(ob->fd, ELF_C_READ_MMAP, NULL);
+	if (!ob->elf || elf_kind(ob->elf) != ELF_K_ELF) {
 		if (!s->quiet)
 			warnf("'%s' is not an ELF file; its addresses stay unsymbolized", path);
-		return m;
+		return ob;
 	}
-	m->dwfl = dwfl_begin(&callbacks);
-	if (m->dwfl) {
-		dwfl_report_begin(m->dwfl);
-		m->mod = dwfl_report_elf(m->dwfl, path, path, -1, 0, true);
-		dwfl_report_end(m->dwfl, NULL, NULL);
-	}
-	module_load_syms(s, m);
-	if (!m->nm_syms.n && !m->dw && !s->quiet)
+	object_report(s, ob, mp ? mapping_adjust(ob->elf, mp) : 0);
+	object_load_syms(s, ob);
+	if (!ob->nm_syms.n && !ob->dw && !s->quiet)
 		warnf("'%s' has no symbols and no debug information; its addresses stay unnamed",
 		      path);
-	m->ok = 1;
-	return m;
+	ob->ok = 1;
+	return ob;
 }
 
-static void module_free(struct module *m)
+static void object_free(struct object *ob)
 {
-	dwindex_free(m->dw);
-	bounds_release(&m->bounds);
-	elfsyms_release(&m->nm_syms);
-	elfsyms_release(&m->fn_syms);
-	if (m->dwfl)
-		dwfl_end(m->dwfl);
-	if (m->nm_elf)
-		elf_end(m->nm_elf);
-	if (m->nm_fd >= 0)
-		close(m->nm_fd);
-	if (m->elf)
-		elf_end(m->elf);
-	if (m->fd >= 0)
-		close(m->fd);
-	free(m->path);
-	free(m);
+	dwindex_free(ob->dw);
+	bounds_release(&ob->bounds);
+	elfsyms_release(&ob->nm_syms);
+	elfsyms_release(&ob->fn_syms);
+	if (ob->nm_elf)
+		elf_end(ob->nm_elf);
+	if (ob->nm_fd >= 0)
+		close(ob->nm_fd);
+	/* libdwfl's Elf and descriptor go with dwfl_end. */
+	if (!ob->mod && ob->elf)
+		elf_end(ob->elf);
+	if (ob->fd >= 0)
+		close(ob->fd);
+	free(ob->path);
+	free(ob);
 }
 
 /* gperftools pprof takes a maps line as a library when the path looks like one. */
@@ -248,24 +288,6 @@ static char *find_library(const struct symbolize_options *o, const char *path)
 	return xstrdup(path);
 }
 
-/* Module address of a mapping's start, from the PT_LOAD holding its offset. */
-static uint64_t mapping_adjust(const struct module *m, const struct mapping *mp)
-{
-	size_t n, i;
-
-	if (m->elf && elf_getphdrnum(m->elf, &n) == 0) {
-		for (i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(m->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-				continue;
-			if (mp->offset >= ph.p_offset && mp->offset < ph.p_offset + ph.p_filesz)
-				return mp->start - (mp->offset - ph.p_offset + ph.p_vaddr);
-		}
-	}
-	return mp->start - mp->offset;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
@@ -273,14 +295,14 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
-static void add_lib(struct symbolizer *s, const char *path, struct mapping *mp, size_t rank)
+static void add_lib(struct symbolizer *s, const char *path, const struct mapping *mp, size_t rank)
 {
 	struct lib *l;
 
 	GROW(s->libs, s->cap_libs, s->nlibs + 1);
 	l = &s->libs[s->nlibs++];
 	l->path = xstrdup(path);
-	l->m = NULL;
+	l->obj = NULL;
 	l->mapping = mp;
 	l->start = mp->start;
 	l->end = mp->limit;
@@ -289,63 +311,81 @@ static void add_lib(struct symbolizer *s, const char *path, struct mapping *mp, 
 }
 
 /* Opens a library's object at its first address, so unused ones cost nothing. */
-struct module *lib_module(struct symbolizer *s, struct lib *l)
+struct object *lib_object(struct symbolizer *s, struct lib *l)
 {
-	if (!l->m) {
-		l->m = module_get(s, l->path);
-		l->adjust = mapping_adjust(l->m, l->mapping);
+	if (!l->obj) {
+		l->obj = object_get(s, l->path, l->mapping);
+		l->adjust = mapping_adjust(l->obj->elf, l->mapping);
 	}
-	return l->m;
+	return l->obj;
 }
 
-struct module *program_module(struct symbolizer *s)
+struct object *program_object(struct symbolizer *s)
 {
-	if (!s->program && s->o->program)
-		s->program = module_get(s, s->o->program);
+	const struct mapping *mp = NULL;
+	size_t i;
+
+	if (s->program || !s->o->program)
+		return s->program;
+	/* Reported where the profile saw it loaded, if it did. */
+	for (i = 0; i < s->nlibs && !mp; i++)
+		if (!strcmp(s->libs[i].path, s->o->program))
+			mp = s->libs[i].mapping;
+	s->program = object_get(s, s->o->program, mp);
 	return s->program;
 }
 
+static uint64_t lib_start(const void *l)
+{
+	return ((const struct lib *)l)->start;
+}
+
 /*
- * The library serving a: the one starting last at or below a whose range
- * (end included, as pprof has it) holds a.  libs are by decreasing start;
- * max_end[j] is the largest end among libs[j..], to stop the scan early.
+ * The library serving a: of those whose range (end included, as pprof has
+ * it) holds a, the one starting last, and among equal starts the first
+ * mapping.  libs ascend by start, so the scan goes down from the last start
+ * at or below a, stopping where no earlier end reaches a.
  */
 struct lib *find_lib(struct symbolizer *s, uint64_t a)
 {
-	size_t lo = 0, hi = s->nlibs, j;
+	size_t i = search_above(s->libs, s->nlibs, sizeof(*s->libs), a, lib_start);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->libs[mid].start > a)
-			lo = mid + 1;
-		else
-			hi = mid;
+	while (i > 0 && a <= s->max_end[i - 1]) {
+		i--;
+		if (a <= s->libs[i].end)
+			return &s->libs[i];
 	}
-	for (j = lo; j < s->nlibs && a <= s->max_end[j]; j++)
-		if (a <= s->libs[j].end)
-			return &s->libs[j];
 	return NULL;
 }
 
-static int cmp_lib_desc(const void *a, const void *b)
+static int cmp_lib(const void *a, const void *b)
 {
 	const struct lib *x = a, *y = b;
 
-	return x->start > y->start ? -1 : x->start < y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->rank > y->rank ? -1 : x->rank < y->rank;
 }
 
-void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct profile *strings,
-		     const struct symbolize_options *o)
+static void libs_release(struct symbolizer *s)
 {
+	size_t i;
+
+	for (i = 0; i < s->nlibs; i++)
+		free(s->libs[i].path);
+	s->nlibs = 0;
+	free(s->max_end);
+	s->max_end = NULL;
+}
+
+void symbolizer_plan(struct symbolizer *s)
+{
+	const struct symbolize_options *o = s->o;
 	char *prog_real = NULL;
 	size_t i;
 	int main_found = 0;
 
-	memset(s, 0, sizeof(*s));
-	s->prof = prof;
-	s->strings = strings;
-	s->o = o;
+	libs_release(s);
 	if (o->program)
 		prog_real = realpath(o->program, NULL);
 	/* Which mapping is the program: its exact path, else its base name. */
@@ -356,7 +396,7 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 			main_found = 1;
 	}
 	for (i = 0; i < s->prof->nmapping; i++) {
-		struct mapping *mp = s->prof->mapping[i];
+		const struct mapping *mp = s->prof->mapping[i];
 		const char *f = mp->file;
 
 		if (o->program && ((prog_real && !strcmp(f, prog_real)) ||
@@ -379,30 +419,49 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 		}
 	}
 	if (s->nlibs > 1)
-		qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib_desc);
+		qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib);
 	s->max_end = xcalloc(s->nlibs + 1, sizeof(*s->max_end));
-	for (i = s->nlibs; i-- > 0;)
-		s->max_end[i] = i + 1 < s->nlibs && s->max_end[i + 1] > s->libs[i].end
-					? s->max_end[i + 1] : s->libs[i].end;
+	for (i = 0; i < s->nlibs; i++)
+		s->max_end[i] = i && s->max_end[i - 1] > s->libs[i].end ? s->max_end[i - 1]
+									 : s->libs[i].end;
 	free(prog_real);
 }
 
-/* addr2line -f -i -C for one module address: frames innermost first. */
-int addr2line(struct module *m, uint64_t addr, struct frame *fr)
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct profile *strings,
+		     const struct symbolize_options *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->prof = prof;
+	s->strings = strings;
+	s->o = o;
+	/* Without a Dwfl (out of memory), objects are read for their symbols only. */
+	s->dwfl = dwfl_begin(&callbacks);
+	symbolizer_plan(s);
+}
+
+/* addr2line -f -i -C for one object address: frames innermost first. */
+int addr2line(struct object *ob, uint64_t addr, struct frame *fr)
 {
 	struct dwframe df[MAX_FRAMES];
 	const char *file = NULL;
 	int line = 0, n = 0, i;
 
-	if (m->dw)
-		n = dwindex_lookup(m->dw, addr, df, MAX_FRAMES, &file, &line);
+	if (ob->dw)
+		n = dwindex_lookup(ob->dw, addr, df, MAX_FRAMES, &file, &line);
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
 	/* pprof only asks for inline chains when it found _fini (see bounds). */
-	if (n > 1 && !m->bounds.has_fini)
+	if (n > 1 && !ob->bounds.has_fini)
 		n = 1;
 	if (n == 0) {
-		const struct elfsym *sym = elfsyms_find_function(&m->fn_syms, m->fn_elf, addr);
+		const struct elfsym *sym = elfsyms_find_function(&ob->fn_syms, ob->fn_elf, addr);
 
 		fr[0].name = sym ? sym->name : NULL;
 		fr[0].raw = sym ? sym->raw : NULL;
@@ -421,22 +480,19 @@ int addr2line(struct module *m, uint64_t addr, struct frame *fr)
 	return n;
 }
 
-static void symbolize_pc(struct symbolizer *s, struct module *m, struct location *loc,
-			 uint64_t addr, struct strbuf *tmp)
+int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t pc,
+		struct frame *fr, struct strbuf *tmp)
 {
-	struct frame fr[MAX_FRAMES];
-	struct line lines[MAX_FRAMES];
 	struct profile *p = s->strings;
 	const struct elfsym *nm = NULL;
 	char pcname[32];
-	int n, i, have_nm = m->bounds.n > 0;
+	int n, i, have_nm = ob->bounds.n > 0;
 
-	loc->tried = 1;
-	n = addr2line(m, addr, fr);
+	n = addr2line(ob, addr, fr);
 	if (have_nm)
-		nm = bounds_lookup(&m->bounds, addr);
+		nm = bounds_lookup(&ob->bounds, addr);
 	snprintf(pcname, sizeof(pcname), "0x%0*llx", p->address_bits == 32 ? 8 : 16,
-		 (unsigned long long)loc->address);
+		 (unsigned long long)pc);
 	for (i = 0; have_nm && i < n; i++) {
 		if (!fr[i].name) {
 			/* addr2line knows nothing: nm's routine, or the bare address. */
@@ -457,6 +513,19 @@ static void symbolize_pc(struct symbolizer *s, struct module *m, struct location
 			fr[i].name = fr[i].raw = profile_intern(p, pcname);
 		}
 	}
+	return n;
+}
+
+static void symbolize_pc(struct symbolizer *s, struct object *ob, struct location *loc,
+			 uint64_t addr, struct strbuf *tmp)
+{
+	struct frame fr[MAX_FRAMES];
+	struct line lines[MAX_FRAMES];
+	struct profile *p = s->strings;
+	int n, i;
+
+	loc->tried = 1;
+	n = name_frames(s, ob, addr, loc->address, fr, tmp);
 	if (n == 1 && !fr[0].name && !fr[0].file) {
 		/* Nothing known: no lines. */
 		profile_set_lines(p, loc, NULL, 0);
@@ -475,39 +544,43 @@ static void verbose_summary(struct symbolizer *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nmods; i++) {
-		struct module *m = s->mods[i];
+	for (i = 0; i < s->nobjs; i++) {
+		struct object *ob = s->objs[i];
 
-		fprintf(stderr, "pprof: object '%s': %s", m->path, m->ok ? "read" : "unreadable");
-		if (m->ok) {
+		fprintf(stderr, "pprof: object '%s': %s", ob->path, ob->ok ? "read" : "unreadable");
+		if (ob->ok) {
 			const void *id;
-			ssize_t n = dwelf_elf_gnu_build_id(m->elf, &id);
+			ssize_t n = dwelf_elf_gnu_build_id(ob->elf, &id);
 
 			if (n > 0) {
 				fputs(", build-id ", stderr);
 				for (ssize_t k = 0; k < n; k++)
 					fprintf(stderr, "%02x", ((const unsigned char *)id)[k]);
 			}
-			fprintf(stderr, ", %zu %s symbols", m->nm_syms.n,
-				m->nm_syms.dynamic ? "dynamic" : "static");
-			if (m->dw)
-				fprintf(stderr, ", DWARF%s%s", m->debug_file ? " from " : "",
-					m->debug_file ? m->debug_file : "");
+			fprintf(stderr, ", %zu %s symbols", ob->nm_syms.n,
+				ob->nm_syms.dynamic ? "dynamic" : "static");
+			if (ob->dw)
+				fprintf(stderr, ", DWARF%s%s", ob->debug_file ? " from " : "",
+					ob->debug_file ? ob->debug_file : "");
 			else
 				fprintf(stderr, ", no DWARF");
 		}
 		fputc('\n', stderr);
 	}
-	for (i = 0; i < s->nlibs; i++)
+	/* pprof's order: the latest start first. */
+	for (i = s->nlibs; i-- > 0;) {
+		const struct lib *l = &s->libs[i];
+
 		fprintf(stderr, "pprof: mapping %llx-%llx offset %llx '%s' -> '%s'%s\n",
-			(unsigned long long)s->libs[i].start, (unsigned long long)s->libs[i].end,
-			(unsigned long long)s->libs[i].mapping->offset, s->libs[i].mapping->file,
-			s->libs[i].path, s->libs[i].m ? "" : " (no samples, not read)");
+			(unsigned long long)l->start, (unsigned long long)l->end,
+			(unsigned long long)l->mapping->offset, l->mapping->file, l->path,
+			l->obj ? "" : " (no samples, not read)");
+	}
 }
 
 struct work {
 	struct location *loc;
-	struct module *m;
+	struct object *ob;
 	uint64_t addr;
 };
 
@@ -515,21 +588,17 @@ static int cmp_work(const void *a, const void *b)
 {
 	const struct work *x = a, *y = b;
 
-	if (x->m != y->m)
-		return x->m->order < y->m->order ? -1 : 1;
+	if (x->ob != y->ob)
+		return x->ob->order < y->ob->order ? -1 : 1;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e)
+void symbolize_locations(struct symbolizer *s, struct profile *p)
 {
-	struct symbolizer s;
 	struct strbuf tmp = STRBUF_INIT;
 	struct work *work;
 	size_t i, nwork = 0;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));
-	symbolizer_init(&s, p, p, o);
 	/*
 	 * Assign every address its object, then look them up per object in
 	 * ascending order: binutils' naming depends on lookup order (dwindex.h).
@@ -537,37 +606,45 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 	work = xcalloc(p->nlocation + 1, sizeof(*work));
 	for (i = 0; i < p->nlocation; i++) {
 		struct location *loc = p->location[i];
-		uint64_t a = loc->address;
-		struct module *m = NULL;
-		uint64_t addr = a;
+		struct object *ob;
+		struct lib *l;
+		uint64_t addr = loc->address;
 
 		if (loc->nline)
 			continue;
 		/* Libraries by decreasing start; ends are inclusive. */
-		struct lib *l = find_lib(&s, a);
-
-		if (l) {
-			m = lib_module(&s, l);
-			addr = a - l->adjust;
+		if ((l = find_lib(s, addr))) {
+			ob = lib_object(s, l);
+			addr -= l->adjust;
 		} else {
 			/* Everything else is looked up in the program at its own address. */
-			m = program_module(&s);
+			ob = program_object(s);
 		}
-		if (!m || !m->ok)
+		if (!ob || !ob->ok)
 			continue;
 		work[nwork].loc = loc;
-		work[nwork].m = m;
+		work[nwork].ob = ob;
 		work[nwork].addr = addr;
 		nwork++;
 	}
 	qsort(work, nwork, sizeof(*work), cmp_work);
 	for (i = 0; i < nwork; i++)
-		symbolize_pc(&s, work[i].m, work[i].loc, work[i].addr, &tmp);
+		symbolize_pc(s, work[i].ob, work[i].loc, work[i].addr, &tmp);
 	free(work);
-	if (o->verbose)
-		verbose_summary(&s);
-	symbolizer_release(&s);
 	sb_release(&tmp);
+	if (s->o->verbose && !s->quiet)
+		verbose_summary(s);
+}
+
+int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e)
+{
+	struct symbolizer s;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return err_set(e, "libelf cannot read this ELF version: %s", elf_errmsg(-1));
+	symbolizer_init(&s, p, p, o);
+	symbolize_locations(&s, p);
+	symbolizer_release(&s);
 	return 0;
 }
 
@@ -575,12 +652,13 @@ void symbolizer_release(struct symbolizer *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nmods; i++)
-		module_free(s->mods[i]);
-	free(s->mods);
-	for (i = 0; i < s->nlibs; i++)
-		free(s->libs[i].path);
+	for (i = 0; i < s->nobjs; i++)
+		object_free(s->objs[i]);
+	free(s->objs);
+	libs_release(s);
 	free(s->libs);
-	free(s->max_end);
+	/* Last: the objects' Elf handles and descriptors of libdwfl's go with it. */
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
 	memset(s, 0, sizeof(*s));
 }
