@@ -214,17 +214,9 @@ struct report_format {
 	int viewer;
 };
 
+/* The default format (text.c); the others are known by the table alone. */
 extern const struct report_format report_text_format;
-/* Call graphs: dot.c writes DOT; render.c lays it out and renders it with gvc. */
-extern const struct report_format report_dot_format, report_ps_format, report_pdf_format,
-	report_svg_format, report_gif_format, report_png_format;
-/* list.c and disasm.c: annotated source and machine code of routines. */
-extern const struct report_format report_list_format, report_disasm_format;
-/* render.c: render to a temporary file and open a viewer on it. */
-extern const struct report_format report_gv_format, report_evince_format, report_web_format;
-/* proto.c: the profile itself, as gzip-compressed profile.proto. */
-extern const struct report_format report_proto_format;
-/* The formats, NULL-terminated. */
+/* The formats, NULL-terminated (formats.c). */
 extern const struct report_format *const report_formats[];
 const struct report_format *report_find_format(const char *name);
 

@@ -3,6 +3,17 @@
 
 #include "report.h"
 
+/* Call graphs: dot.c writes DOT; render.c lays it out and renders it with gvc. */
+extern const struct report_format report_dot_format, report_ps_format, report_pdf_format,
+	report_svg_format, report_gif_format, report_png_format;
+/* list.c and disasm.c: annotated source and machine code of routines. */
+extern const struct report_format report_list_format, report_disasm_format;
+/* render.c: render to a temporary file and open a viewer on it. */
+extern const struct report_format report_gv_format, report_evince_format, report_web_format;
+/* proto.c: the profile itself, as gzip-compressed profile.proto. */
+extern const struct report_format report_proto_format;
+
+/* The order of --help and of prefix matching's ties. */
 const struct report_format *const report_formats[] = {
 	&report_text_format,
 	&report_list_format,
