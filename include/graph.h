@@ -22,9 +22,10 @@ struct graph_node {
 };
 
 /*
- * An edge: src called dst directly in count samples (the sum over every
- * adjacent caller->callee pair of every stack, so recursion gives
- * self-edges and a pair that occurs twice in a stack counts twice).
+ * An edge: src called dst directly in count samples (the sum over the
+ * stacks holding the adjacent caller->callee pair, each stack counted once
+ * however often the pair repeats in it, as Go pprof counts; recursion
+ * still gives self-edges).  gperftools pprof counts every occurrence.
  */
 struct graph_edge {
 	uint32_t src, dst;       /* node indexes */

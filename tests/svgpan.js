@@ -6,6 +6,14 @@ const fs = require('fs');
 
 const svg = fs.readFileSync(process.argv[2], 'utf8');
 const m = /<script type="text\/ecmascript"><!\[CDATA\[([\s\S]*?)\]\]><\/script>/.exec(svg);
+function near(x, y) { return Math.abs(x - y) < 1e-9; }
+// Where the graph point g appears in root coordinates.
+function shown(g) {
+	const p = new Point();
+	p.x = g.x;
+	p.y = g.y;
+	return p.matrixTransform(view.getCTM());
+}
 let failed = 0;
 function check(name, ok) {
 	console.log((ok ? 'ok - ' : 'not ok - ') + 'svg script: ' + name);
@@ -48,7 +56,10 @@ class Point {
 const screen = new Matrix(2, 0, 0, 2, 10, 20);
 const listeners = {};
 const attrs = {};
+// The graph's bounding box, and the window it opens in.
+const bbox = { x: 0, y: -400, width: 1000, height: 400 };
 const view = {
+	getBBox: () => bbox,
 	setAttribute(name, value) { attrs[name] = value; },
 	getCTM() {
 		const t = attrs.transform || '';
@@ -69,21 +80,30 @@ const root = {
 };
 attrs.transform = /<g id="viewport" transform="([^"]*)"/.exec(svg)[1];
 global.document = { documentElement: root, getElementById: id => (id === 'viewport' ? view : null) };
+const onload = [];
+global.window = {
+	innerWidth: 500, innerHeight: 400,
+	addEventListener(type, f) { if (type === 'load') onload.push(f); },
+};
 new Function(m[1])();
+check('waits for the document to load', onload.length === 1 && !listeners.wheel);
+onload.forEach(f => f());
+
+// Fitted: the whole box inside the 500x400 window, centred, as large as fits.
+{
+	const t = view.getCTM();
+	const lo = shown({ x: bbox.x, y: bbox.y }), hi = shown({ x: bbox.x + bbox.width, y: bbox.y + bbox.height });
+	check('opens fitted to the window (scale 0.96 * 500/1000)', near(t.a, 0.48) && near(t.d, 0.48));
+	check('the graph is inside the window and centred',
+		lo.x >= 0 && hi.x <= 500 && lo.y >= 0 && hi.y <= 400 && near(lo.x + hi.x, 500) && near(lo.y + hi.y, 400));
+}
+attrs.transform = 'translate(0,0)';
 
 function fire(type, fields) {
 	const evt = Object.assign({ button: 0, deltaMode: 0, prevented: false }, fields);
 	evt.preventDefault = () => { evt.prevented = true; };
 	listeners[type](evt);
 	return evt;
-}
-function near(x, y) { return Math.abs(x - y) < 1e-9; }
-// Where the graph point g appears in root coordinates.
-function shown(g) {
-	const p = new Point();
-	p.x = g.x;
-	p.y = g.y;
-	return p.matrixTransform(view.getCTM());
 }
 
 check('listens to wheel, mousedown, mousemove, mouseup',

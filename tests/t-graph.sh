@@ -12,6 +12,13 @@
 #    --maxdegree or --edgefraction, our edges must be what pprof's rule
 #    gives with our documented tie order (source, then target node number),
 #    applied to the full edge list that google-pprof prints without limits.
+#    Our documented changes are applied to google-pprof's graph first: node
+#    fonts of at least 12 points, edges at least 1 wide, "Focusing on" in
+#    the legend only with --focus or --ignore, and edge counts once per
+#    stack (Go pprof's rule; google-pprof counts every repeat of a pair in
+#    a recursive stack): where counts differ ours must be smaller and within
+#    the callee's cumulative value, and the kept edges are what pprof's rule
+#    keeps from those counts.
 # 2. Trimming is consistent with the options and the text report.
 # 3. --ps --pdf --svg --png --gif are valid files of their kind (file,
 #    pdfinfo) showing the same graph; -o replaces a file only on success.
@@ -70,12 +77,34 @@ def load(path):
 
 
 def legend(g):
-    """total, local total, node limit, edge limit from the legend's label."""
+    """total, local total (None unless focused), node limit, edge limit from the legend."""
     label = g["nodes"]["Legend"][0]
-    nums = re.match(r".*\\lTotal \w+: (-?\d+)\\lFocusing on: (-?\d+)\\l"
+    nums = re.match(r".*\\lTotal \w+: (-?\d+)(?:\\lFocusing on: (-?\d+))?\\l"
                     r"Dropped nodes with <= (-?\d+) abs\(\w+\)\\l"
                     r"Dropped edges with <= (-?\d+) \w+\\l$", label)
-    return [int(x) for x in nums.groups()]
+    return [None if x is None else int(x) for x in nums.groups()]
+
+
+def as_ours(g, focused):
+    """google-pprof's graph with our documented changes: node fonts of at
+    least 12 points, edges at least 1 wide, and "Focusing on" in the legend
+    only when --focus or --ignore was given."""
+    for k, v in g["nodes"].items():
+        v = list(v)
+        if k == "Legend":
+            if not focused:
+                v[0] = re.sub(r"\\lFocusing on: -?\d+", "", v[0])
+        else:
+            v[2] = "%.1f" % max(float(v[2]), 12.0)
+        g["nodes"][k] = tuple(v)
+    edges = []
+    for e in g["edges"]:
+        w = re.match(r"setlinewidth\(([-\d.]+)\)(.*)", e[4])
+        if w:
+            e = e[:4] + ("setlinewidth(%f)%s" % (max(float(w.group(1)), 1.0), w.group(2)),)
+        edges.append(e)
+    g["edges"] = edges
+    return g
 
 
 def num(name):
@@ -104,8 +133,35 @@ def simulate(full, edge_limit, maxdeg, reverse):
     return sorted(kept)
 
 
-def compare(ref_path, our_path, full_path, maxdeg):
-    ref, ours, full = load(ref_path), load(our_path), load(full_path)
+def cum_of(g, name):
+    m = LABEL.match(g["nodes"][name][0])
+    return abs(int(m.group(3) if m.group(3) is not None else m.group(2)))
+
+
+def once_per_stack(g, ours):
+    """Our edges count a caller->callee pair once per stack (Go pprof's
+    rule); google-pprof counts every repeat, so in recursive stacks its
+    counts are larger, up to more than the whole profile.  Where the two
+    differ, ours must be smaller and within the callee's cumulative value:
+    then google-pprof's graph takes our edge."""
+    mine = {(e[0], e[1]): e for e in ours["edges"]}
+    bad, edges = [], []
+    g["changed"] = False
+    for e in g["edges"]:
+        o = mine.get((e[0], e[1]))
+        if o and o[2] != e[2]:
+            if not (abs(int(o[2])) < abs(int(e[2])) and abs(int(o[2])) <= cum_of(ours, e[1])):
+                bad.append("edge %s->%s: ours %s, google-pprof %s" % (e[0], e[1], o[2], e[2]))
+            e = o
+            g["changed"] = True
+        edges.append(e)
+    g["edges"] = edges
+    return bad
+
+
+def compare(ref_path, our_path, full_path, our_full_path, maxdeg, focused):
+    ref, ours, full = as_ours(load(ref_path), focused), load(our_path), as_ours(load(full_path), focused)
+    our_full = load(our_full_path)
     bad = []
     if ref["name"] != ours["name"]:
         bad.append("graph name %r, google-pprof %r" % (ours["name"], ref["name"]))
@@ -116,12 +172,19 @@ def compare(ref_path, our_path, full_path, maxdeg):
     if bad:
         print("\n".join(bad[:20]))
         return 1
+    bad = once_per_stack(ref, our_full) + once_per_stack(full, our_full)
+    if bad:
+        print("\n".join(bad[:20]))
+        return 1
     if sorted(ref["edges"]) == sorted(ours["edges"]):
         print("same nodes and edges")
         return 0
     edge_limit = legend(ours)[3]
     asc = simulate(full, edge_limit, maxdeg, False)
     desc = simulate(full, edge_limit, maxdeg, True)
+    if full["changed"] and sorted(ours["edges"]) == asc:
+        print("same nodes; edges are what pprof's rule keeps from the counts once per stack")
+        return 0
     if asc != desc and sorted(ours["edges"]) == asc and set(ref["edges"]) <= set(full["edges"]):
         print("same nodes; edges differ only where google-pprof breaks ties by hash order")
         return 0
@@ -144,6 +207,8 @@ def check(our_path, text_path, nodecount, nodefraction, edgefraction, maxdeg):
     text = open(text_path).read().splitlines()
     if not text or text[0] != "Total: %d samples" % total:
         bad.append("legend total %d, text report %r" % (total, text[:1]))
+    if local is None:
+        local = sum(int(line.split(None, 1)[0]) for line in text[1:])
     if nl != int(nodefraction * local) or el != int(edgefraction * local):
         bad.append("limits %d, %d for local total %d" % (nl, el, local))
     nodes = {}
@@ -195,7 +260,8 @@ def check(our_path, text_path, nodecount, nodefraction, edgefraction, maxdeg):
 
 if __name__ == "__main__":
     if sys.argv[1] == "compare":
-        sys.exit(compare(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])))
+        sys.exit(compare(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]),
+                         sys.argv[7] == "1"))
     sys.exit(check(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]),
                    float(sys.argv[6]), int(sys.argv[7])))
 EOF
@@ -212,7 +278,7 @@ maxdegree_of() {
 # compare NAME ARGS...: pprof --dot ARGS against google-pprof --dot ARGS.
 compare() {
 	local name=$1; shift
-	local rc out
+	local rc out focused
 	"$REF" --dot "$@" >"$W/ref.dot" 2>"$W/ref.err"
 	rc=$?
 	if [ "$rc" -ne 0 ] || [ ! -s "$W/ref.dot" ]; then
@@ -229,11 +295,14 @@ compare() {
 		show "$W/our.err" 5
 		return
 	fi
+	timeout 60 "$PP" --dot "$@" --maxdegree=1000000 --edgefraction=0 >"$W/ourfull.dot" 2>/dev/null
 	norm "$W/ref.dot" >"$W/ref.n"
 	norm "$W/our.dot" >"$W/our.n"
 	norm "$W/full.dot" >"$W/full.n"
-	if out=$(python3 "$W/graph.py" compare "$W/ref.n" "$W/our.n" "$W/full.n" \
-		"$(maxdegree_of "$@")"); then
+	norm "$W/ourfull.dot" >"$W/ourfull.n"
+	case " $* " in *" --focus="*|*" --ignore="*) focused=1 ;; *) focused=0 ;; esac
+	if out=$(python3 "$W/graph.py" compare "$W/ref.n" "$W/our.n" "$W/full.n" "$W/ourfull.n" \
+		"$(maxdegree_of "$@")" "$focused"); then
 		ok "$name: --dot matches google-pprof ($out)"
 	else
 		not_ok "$name: --dot matches google-pprof"

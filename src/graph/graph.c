@@ -65,9 +65,12 @@ struct edge_table {
 	struct htab index;
 	struct graph_edge *edge;
 	size_t n, cap;
+	size_t *stamp;           /* the last stack (+ 1) that counted each edge */
+	size_t cap_stamp;
 };
 
-static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t count)
+/* Adds count to src->dst, once per stack (stack >= 1), however often the pair repeats in it. */
+static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t count, size_t stack)
 {
 	uint64_t h = hash_u64(((uint64_t)src << 32) | dst);
 	struct graph_edge *ed;
@@ -77,11 +80,18 @@ static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t c
 		  t->edge[t->index.slot[i].idx - 1].src == src &&
 			  t->edge[t->index.slot[i].idx - 1].dst == dst);
 	if (t->index.slot[i].idx) {
-		ed = &t->edge[t->index.slot[i].idx - 1];
+		size_t k = t->index.slot[i].idx - 1;
+
+		if (t->stamp[k] == stack)
+			return;
+		t->stamp[k] = stack;
+		ed = &t->edge[k];
 		ed->count = sat_add(ed->count, count);
 		return;
 	}
 	GROW(t->edge, t->cap, t->n + 1);
+	GROW(t->stamp, t->cap_stamp, t->n + 1);
+	t->stamp[t->n] = stack;
 	ed = &t->edge[t->n++];
 	ed->src = src;
 	ed->dst = dst;
@@ -89,7 +99,12 @@ static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t c
 	htab_insert(&t->index, i, h, (uint32_t)t->n);
 }
 
-/* Every adjacent caller->callee pair of every stack whose ends are both kept nodes. */
+/*
+ * Every adjacent caller->callee pair of every stack whose ends are both
+ * kept nodes, counted once per stack as Go pprof counts it: a recursive
+ * stack repeats its pairs, and gperftools pprof's edges (each occurrence
+ * counted) could exceed the whole profile.
+ */
 static void collect_edges(struct graph *g, const struct report *r, struct edge_table *t)
 {
 	uint32_t *node_of = xmalloc((r->nentry + 1) * sizeof(*node_of));
@@ -106,7 +121,7 @@ static void collect_edges(struct graph *g, const struct report *r, struct edge_t
 			uint32_t src = node_of[s->chain[j]], dst = node_of[s->chain[j - 1]];
 
 			if (src != UINT32_MAX && dst != UINT32_MAX)
-				edge_add(t, src, dst, s->count);
+				edge_add(t, src, dst, s->count, i + 1);
 		}
 	}
 	free(node_of);
@@ -173,6 +188,7 @@ int graph_build(const struct report *r, const struct graph_options *o, struct gr
 	pick_edges(g, &t, o);
 	htab_release(&t.index);
 	free(t.edge);
+	free(t.stamp);
 	return 0;
 }
 

@@ -35,18 +35,23 @@ static void add_percent(struct strbuf *sb, int64_t num, int64_t total)
 		sb_adds(sb, num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
 }
 
+/*
+ * The legend, as gperftools pprof writes it, but "Focusing on" only when
+ * focus or ignore chose part of the profile (pprof always says it).
+ */
 static void add_legend(Agraph_t *g, const struct graph *gr, const char *prog,
-		       const struct report *r, struct strbuf *sb)
+		       const struct report *r, const struct report_options *o, struct strbuf *sb)
 {
 	Agnode_t *n = agnode(g, (char *)"Legend", 1);
-
-	sb_reset(sb);
 	const char *unit = r->style.unit;
 
+	sb_reset(sb);
 	sb_addf(sb, "%s\\lTotal %s: ", prog, unit);
 	add_count(sb, r, gr->total);
-	sb_adds(sb, "\\lFocusing on: ");
-	add_count(sb, r, gr->local_total);
+	if (o->focus || o->ignore) {
+		sb_adds(sb, "\\lFocusing on: ");
+		add_count(sb, r, gr->local_total);
+	}
 	sb_adds(sb, "\\lDropped nodes with <= ");
 	add_count(sb, r, gr->node_limit);
 	sb_addf(sb, " abs(%s)\\lDropped edges with <= ", unit);
@@ -92,26 +97,53 @@ static void node_label(struct strbuf *sb, const struct report *r, const struct e
 	sb_adds(sb, "\\r");
 }
 
+/*
+ * A node's fill: white for no flat value, deepening to red (green for a
+ * negative value, after --base) as its flat value nears the largest one.
+ */
+static void node_color(char *buf, size_t n, int64_t flat, int64_t max_flat)
+{
+	double t = max_flat ? sqrt(fabs((double)flat) / (double)max_flat) : 0;
+	int light = (int)lround(255 - 190 * (t > 1 ? 1 : t));
+
+	if (flat < 0)
+		snprintf(buf, n, "#%02x%02x%02x", light, 255, light);
+	else
+		snprintf(buf, n, "#%02x%02x%02x", 255, light, light);
+}
+
 static void add_nodes(Agraph_t *g, const struct graph *gr, const struct report *r,
 		      Agnode_t **nodes, struct strbuf *sb)
 {
+	int64_t max_flat = 0;
 	size_t i;
 
+	for (i = 0; i < gr->nnode; i++)
+		if (llabs(gr->node[i].entry->flat) > max_flat)
+			max_flat = llabs(gr->node[i].entry->flat);
 	for (i = 0; i < gr->nnode; i++) {
 		const struct entry *en = gr->node[i].entry;
 		double fs = 8;
-		char name[32], size[32];
+		char name[32], size[32], fill[16];
 
-		/* The font grows with the flat count. */
+		/*
+		 * The font grows with the flat count, as pprof's does, from a
+		 * readable minimum (pprof's 8 points vanish in a large graph).
+		 */
 		if (gr->local_total > 0)
 			fs = 8 + 50.0 * sqrt(fabs((double)en->flat / (double)gr->local_total));
+		if (fs < DOT_MIN_FONT)
+			fs = DOT_MIN_FONT;
 		snprintf(name, sizeof(name), "N%zu", i + 1);
 		snprintf(size, sizeof(size), "%.1f", fs);
+		node_color(fill, sizeof(fill), en->flat, max_flat);
 		nodes[i] = agnode(g, name, 1);
 		node_label(sb, r, en, gr->local_total);
 		set(nodes[i], "label", sb->buf);
 		set(nodes[i], "shape", "box");
 		set(nodes[i], "fontsize", size);
+		set(nodes[i], "style", "filled");
+		set(nodes[i], "fillcolor", fill);
 	}
 }
 
@@ -132,8 +164,9 @@ static void add_edges(Agraph_t *g, const struct graph *gr, const struct report *
 		if (fraction > 1)
 			fraction = 1;
 		w = fraction * 2;
-		if (w < 1 && (flags & DOT_MIN_WIDTH))
-			w = 1;   /* SVG draws thinner lines poorly */
+		/* pprof keeps this minimum for SVG only; thinner lines vanish in every format. */
+		if (w < 1)
+			w = 1;
 		/* A squashed count, capped: dot has crashed on very large weights. */
 		weight = pow(fabs(n), 0.7);
 		if (weight > 100000)
@@ -211,7 +244,7 @@ Agraph_t *dot_graph_new(const struct profile *p, const struct report_options *o,
 		agattr(g, AGRAPH, (char *)"size", (char *)"8,11");
 	agattr(g, AGNODE, (char *)"width", (char *)"0.375");
 	agattr(g, AGNODE, (char *)"height", (char *)"0.25");
-	add_legend(g, &gr, prog, &r, &sb);
+	add_legend(g, &gr, prog, &r, o, &sb);
 	nodes = xcalloc(gr.nnode, sizeof(*nodes));
 	add_nodes(g, &gr, &r, nodes, &sb);
 	add_edges(g, &gr, &r, nodes, flags, &sb);

@@ -8,9 +8,11 @@
 #include "profile.h"
 #include "report.h"
 
+/* The smallest font of a node: gperftools pprof's 8 points are unreadable in large graphs. */
+#define DOT_MIN_FONT 12.0
+
 enum dot_flags {
 	DOT_PAGE_SIZE = 1 << 0,  /* size="8,11", as pprof sets for --pdf */
-	DOT_MIN_WIDTH = 1 << 1,  /* edge widths at least 1, as pprof draws for --svg and --web */
 };
 
 /*

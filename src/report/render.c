@@ -288,7 +288,7 @@ static int pdf_write(FILE *out, const struct profile *p, const struct report_opt
 static int svg_write(FILE *out, const struct profile *p, const struct report_options *o,
 		     struct err *e)
 {
-	return render_write(out, p, o, "svg", DOT_MIN_WIDTH, e);
+	return render_write(out, p, o, "svg", 0, e);
 }
 
 static int gif_write(FILE *out, const struct profile *p, const struct report_options *o,
@@ -492,7 +492,7 @@ static int web_write(FILE *out, const struct profile *p, const struct report_opt
 	const char *browser = getenv("BROWSER");
 	int ok = 0, ret = 0;
 
-	if (write_temp("svg", DOT_MIN_WIDTH, "svg", p, o, &file, e) < 0) {
+	if (write_temp("svg", 0, "svg", p, o, &file, e) < 0) {
 		sb_release(&file);
 		return -1;
 	}

@@ -4,14 +4,15 @@
 #include "svgpan.h"
 
 /*
- * Our own script: the wheel zooms about the pointer, dragging moves the
- * graph.  Both change the transform of the <g id="viewport"> around the
+ * Our own script, run once the document is loaded: the graph opens fitted
+ * to the window, the wheel zooms about the pointer, dragging moves the
+ * graph.  All change the transform of the <g id="viewport"> around the
  * graph, in the coordinates of the root <svg>.
  */
 static const char script[] =
 	"<script type=\"text/ecmascript\"><![CDATA[\n"
-	"// Wheel: zoom about the pointer.  Drag: move the graph.\n"
-	"(function () {\n"
+	"// Opens fitted to the window.  Wheel: zoom about the pointer.  Drag: move the graph.\n"
+	"window.addEventListener(\"load\", function () {\n"
 	"\tvar root = document.documentElement;\n"
 	"\tvar view = document.getElementById(\"viewport\");\n"
 	"\tvar grab = null;\n"
@@ -30,6 +31,20 @@ static const char script[] =
 	"\t\tview.setAttribute(\"transform\", \"matrix(\" +\n"
 	"\t\t\t[m.a, m.b, m.c, m.d, m.e, m.f].join(\",\") + \")\");\n"
 	"\t}\n"
+	"\t/* The whole graph in the window, centred, at most twice its size. */\n"
+	"\tfunction fit() {\n"
+	"\t\tvar b = view.getBBox();\n"
+	"\t\tvar w = window.innerWidth || root.clientWidth;\n"
+	"\t\tvar h = window.innerHeight || root.clientHeight;\n"
+	"\t\tvar k;\n"
+	"\n"
+	"\t\tif (!b.width || !b.height || !w || !h)\n"
+	"\t\t\treturn;\n"
+	"\t\tk = Math.min(2, 0.96 * Math.min(w / b.width, h / b.height));\n"
+	"\t\tshow(root.createSVGMatrix().translate((w - k * b.width) / 2 - k * b.x,\n"
+	"\t\t\t(h - k * b.height) / 2 - k * b.y).scale(k));\n"
+	"\t}\n"
+	"\tfit();\n"
 	"\troot.addEventListener(\"wheel\", function (evt) {\n"
 	"\t\tvar notches = evt.deltaY / (evt.deltaMode ? 3 : 100);\n"
 	"\t\tvar q = at(evt);\n"
@@ -56,7 +71,7 @@ static const char script[] =
 	"\t});\n"
 	"\troot.addEventListener(\"mouseup\", function () { grab = null; });\n"
 	"\troot.addEventListener(\"mouseleave\", function () { grab = null; });\n"
-	"})();\n"
+	"});\n"
 	"]]></script>\n";
 
 static const char viewport[] = "<g id=\"viewport\" transform=\"translate(0,0)\">\n";

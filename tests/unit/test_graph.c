@@ -130,7 +130,8 @@ TEST(nodes_and_edges)
 	CHECK_EQ_INT(g.nedge, 6);
 	CHECK_EQ_INT(g.dropped_edges, 0);
 	CHECK_EQ_INT(edge(&g, "main", "a"), 18);
-	CHECK_EQ_INT(edge(&g, "rec", "rec"), 8);   /* two self-calls per stack */
+	/* Two self-calls in each stack: counted once per stack, as Go pprof counts. */
+	CHECK_EQ_INT(edge(&g, "rec", "rec"), 4);
 	CHECK_EQ_INT(edge(&g, "a", "b"), 5);
 	CHECK_EQ_INT(edge(&g, "main", "rec"), 4);
 	CHECK_EQ_INT(edge(&g, "a", "inl (inline)"), 3);
@@ -157,13 +158,17 @@ TEST(trimming)
 	options(&o);
 	if (!CHECK(report_build(p, &o, &r, &e) == 0))
 		return;
-	/* maxdegree 1: the first edge into a node is kept whatever its source's out-degree. */
+	/*
+	 * maxdegree 1: the first edge into a node is kept whatever its source's
+	 * out-degree; main -> rec and rec -> rec tie at 4, main (N1) first.
+	 */
 	go = gopts(&o);
 	go.maxdegree = 1;
 	if (CHECK(graph_build(&r, &go, &g, &e) == 0)) {
 		CHECK_EQ_INT(g.nedge, 4);
 		CHECK_EQ_INT(g.dropped_edges, 2);
-		CHECK_EQ_INT(edge(&g, "main", "rec"), -1);
+		CHECK_EQ_INT(edge(&g, "main", "rec"), 4);
+		CHECK_EQ_INT(edge(&g, "rec", "rec"), -1);
 		CHECK_EQ_INT(edge(&g, "main", "b"), -1);
 		CHECK_EQ_INT(edge(&g, "a", "inl (inline)"), 3);
 		graph_release(&g);
@@ -193,7 +198,8 @@ TEST(trimming)
 		CHECK_EQ_INT(g.edge_limit, 4);
 		CHECK_EQ_INT(edge(&g, "a", "b"), 5);
 		CHECK_EQ_INT(edge(&g, "main", "b"), -1);
-		CHECK_EQ_INT(edge(&g, "main", "rec"), -1);   /* rec -> rec came first */
+		CHECK_EQ_INT(edge(&g, "main", "rec"), 4);    /* the first into rec */
+		CHECK_EQ_INT(edge(&g, "rec", "rec"), -1);
 		CHECK_EQ_INT(edge(&g, "a", "inl (inline)"), 3);
 		graph_release(&g);
 	}
@@ -309,7 +315,8 @@ TEST(dot_reads_back)
 	CHECK_STR(agnameof(g), "./t; 23 samples");
 	n = agnode(g, (char *)"Legend", 0);
 	if (CHECK(n != NULL)) {
-		CHECK_STR(attr(n, "label"), "./t\\lTotal samples: 23\\lFocusing on: 23\\l"
+		/* No "Focusing on" without --focus or --ignore (pprof always says it). */
+		CHECK_STR(attr(n, "label"), "./t\\lTotal samples: 23\\l"
 			  "Dropped nodes with <= 0 abs(samples)\\lDropped edges with <= 0 samples\\l");
 		CHECK_STR(attr(n, "shape"), "plaintext");
 	}
@@ -327,20 +334,28 @@ TEST(dot_reads_back)
 		CHECK_STR(attr(a, "label"), "a\\n10 (43.5%)\\rof 18 (78.3%)\\r");
 		CHECK_STR(attr(a, "fontsize"), "41.0");   /* 8 + 50 sqrt(10/23) */
 		CHECK_STR(attr(a, "shape"), "box");
+		/* a has the largest flat value: the deepest fill. */
+		CHECK_STR(attr(a, "style"), "filled");
+		CHECK_STR(attr(a, "fillcolor"), "#ff4141");
 		CHECK_STR(attr(inl, "label"), "inl\\n(inline)\\n3 (13.0%)\\r");
 		ed = agedge(g, a, inl, NULL, 0);
 		if (CHECK(ed != NULL)) {
 			CHECK_STR(attr(ed, "label"), "3");
 			CHECK_STR(attr(ed, "weight"), "2");   /* int(3^0.7) */
-			CHECK_STR(attr(ed, "style"), "setlinewidth(0.782609),dashed");
+			/* pprof's 0.782609, widened to stay visible. */
+			CHECK_STR(attr(ed, "style"), "setlinewidth(1.000000),dashed");
 		}
 		ed = agedge(g, rec, rec, NULL, 0);
 		if (CHECK(ed != NULL))
-			CHECK_STR(attr(ed, "label"), "8");
+			CHECK_STR(attr(ed, "label"), "4");
 	}
 	n = agnode(g, (char *)"N1", 0);
-	if (CHECK(n != NULL))
+	if (CHECK(n != NULL)) {
 		CHECK_STR(attr(n, "width"), "0.375");
+		/* main has no flat samples: the minimum font, a white fill. */
+		CHECK_STR(attr(n, "fontsize"), "12.0");
+		CHECK_STR(attr(n, "fillcolor"), "#ffffff");
+	}
 	agclose(g);
 out:
 	free(text);
