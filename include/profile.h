@@ -36,6 +36,11 @@ struct mapping {
 	uint64_t offset;    /* file offset mapped at start */
 	const char *file;   /* as recorded in the profile */
 	const char *build_id;
+	/*
+	 * The file's device (makedev) and inode, where the format records them
+	 * (/proc/self/maps text), else 0: how a stale program is noticed.
+	 */
+	uint64_t device, inode;
 	unsigned has_functions : 1, has_filenames : 1, has_line_numbers : 1,
 		has_inline_frames : 1;
 };

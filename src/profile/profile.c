@@ -434,10 +434,15 @@ static void relocation_init(struct relocation *r, struct profile *dst, const str
 		const struct mapping *m = src->mapping[i];
 		const struct mapping *d = same_object(dst, m);
 
-		if (d)
+		if (d) {
 			r->delta[i] = (int64_t)(d->start - m->start);
-		else
-			profile_add_mapping(dst, m->start, m->limit, m->offset, m->file, m->build_id);
+		} else {
+			struct mapping *added = profile_add_mapping(dst, m->start, m->limit,
+								    m->offset, m->file, m->build_id);
+
+			added->device = m->device;
+			added->inode = m->inode;
+		}
 	}
 	if (dst->nmapping == n)
 		return;
@@ -586,6 +591,8 @@ struct profile *profile_new_like(const struct profile *p)
 		struct mapping *n = profile_add_mapping(q, m->start, m->limit, m->offset, m->file,
 							m->build_id);
 
+		n->device = m->device;
+		n->inode = m->inode;
 		n->has_functions = m->has_functions;
 		n->has_filenames = m->has_filenames;
 		n->has_line_numbers = m->has_line_numbers;

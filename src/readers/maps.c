@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "maps.h"
 #include "strbuf.h"
@@ -71,7 +72,8 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 			   unsigned lineno)
 {
 	const char *s = skip_space(line, end), *perm, *f;
-	uint64_t start, limit, offset = 0;
+	uint64_t start, limit, offset = 0, major = 0, minor = 0, inode = 0;
+	struct mapping *m;
 
 	if (end - s >= 6 && !memcmp(s, "build=", 6)) {
 		sb_reset(build);
@@ -98,8 +100,18 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 		s = skip_space(s, end);
 		if (parse_hex(&s, end, &offset) < 0)
 			goto bad;
-		s = skip_field(skip_space(s, end), end);   /* device */
-		s = skip_field(skip_space(s, end), end);   /* inode */
+		/* Device "major:minor" and inode: which file it was, kept when they parse. */
+		s = skip_space(s, end);
+		f = s;
+		if (parse_hex(&f, end, &major) < 0 || f >= end || *f != ':' ||
+		    (f++, parse_hex(&f, end, &minor) < 0))
+			major = minor = 0;
+		s = skip_field(s, end);
+		s = skip_space(s, end);
+		f = s;
+		while (f < end && *f >= '0' && *f <= '9' && inode <= (UINT64_MAX - 9) / 10)
+			inode = inode * 10 + (uint64_t)(*f++ - '0');
+		s = skip_field(s, end);
 		f = skip_space(s, end);
 	}
 	while (end > f && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
@@ -109,7 +121,11 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 	if (limit <= start)
 		goto bad;
 	expand_build(path, f, (size_t)(end - f), build->buf);
-	profile_add_mapping(p, start, limit, offset, path->buf, "");
+	m = profile_add_mapping(p, start, limit, offset, path->buf, "");
+	if (major <= UINT32_MAX && minor <= UINT32_MAX) {
+		m->device = makedev((unsigned)major, (unsigned)minor);
+		m->inode = inode;
+	}
 	return;
 bad:
 	warnf("%s: ignoring malformed mapping line %u", name, lineno);

@@ -85,7 +85,17 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 		char t[80];
 
 		report_amount(r, r->total, t, sizeof(t));
-		fprintf(out, "Total: %s\n", t);
+		fprintf(out, "Total: %s", t);
+		/* Samples shown as time: how many, and how often they were taken. */
+		if (r->style.measure && r->style.multiplier > 1) {
+			double every = units_scale(r->style.multiplier, r->style.measure, "s", NULL);
+
+			fprintf(out, " (%lld samples", (long long)r->total);
+			if (every > 0)
+				fprintf(out, " at %.4g Hz", 1 / every);
+			fputc(')', out);
+		}
+		fputc('\n', out);
 		/* How much the filters leave, so that a report of part of the profile says so. */
 		if (o->focus)
 			report_kept(out, r, r->focus_total, "focusing on", o->focus);
@@ -115,9 +125,10 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 			report_value(r, e->cum, cv, sizeof(cv));
 			fprintf(out, "%8s %6s %6s %8s %6s ", fv, fp, rp, cv, cp);
 			print_name(out, e, o);
+			/* Rows printed count (gperftools pprof's topN counted skipped ones too). */
+			if (limit > 0 && ++lines >= limit)
+				break;
 		}
-		if (limit > 0 && ++lines >= limit)
-			break;
 	}
 	free(v);
 }

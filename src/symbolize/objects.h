@@ -35,6 +35,7 @@ struct object {
 	struct elfsyms fn_syms;
 	Elf *fn_elf;
 	int ok;
+	int stale_warned;      /* said once that it is not the profile's file */
 	size_t order;          /* creation order, to sort lookups by object */
 };
 

@@ -310,12 +310,83 @@ static void add_lib(struct symbolizer *s, const char *path, const struct mapping
 	l->rank = rank;
 }
 
+/* The object's build id as lowercase hex, "" when it has none. */
+static void build_id_hex(Elf *elf, char *buf, size_t n)
+{
+	const void *id;
+	ssize_t len = dwelf_elf_gnu_build_id(elf, &id);
+	ssize_t i;
+
+	buf[0] = 0;
+	for (i = 0; len > 0 && i < len && (size_t)(2 * i + 2) < n; i++)
+		snprintf(buf + 2 * i, 3, "%02x", ((const unsigned char *)id)[i]);
+}
+
+/*
+ * Why ob cannot be the file the profile saw at mapping mp, or NULL: another
+ * build id; the same path replaced since (same device, other inode); or a
+ * loaded segment at the mapping's offset that would map to another size.
+ */
+static const char *stale_reason(const struct object *ob, const struct mapping *mp, char *buf,
+				size_t n)
+{
+	char id[2 * 64 + 1], *real;
+	struct stat st;
+	size_t i, nph, page = (size_t)sysconf(_SC_PAGESIZE);
+	int same_path;
+
+	build_id_hex(ob->elf, id, sizeof(id));
+	if (mp->build_id[0] && id[0] && strcasecmp(mp->build_id, id)) {
+		snprintf(buf, n, "its build id is %s, the profile's %s", id, mp->build_id);
+		return buf;
+	}
+	real = mp->inode ? realpath(ob->path, NULL) : NULL;
+	same_path = real && !strcmp(real, mp->file);
+	free(real);
+	/* Some file systems (overlays) show device 00:00 in /proc/self/maps. */
+	if (same_path && stat(ob->path, &st) == 0 && (!mp->device || st.st_dev == mp->device) &&
+	    st.st_ino != mp->inode) {
+		snprintf(buf, n, "it was replaced after the profile was taken (inode %llu, was %llu)",
+			 (unsigned long long)st.st_ino, (unsigned long long)mp->inode);
+		return buf;
+	}
+	if (!mp->inode || elf_getphdrnum(ob->elf, &nph) != 0 || !page)
+		return NULL;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		uint64_t lo, hi;
+
+		if (!gelf_getphdr(ob->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    !(ph.p_flags & PF_X) || mp->offset != (ph.p_offset & ~(uint64_t)(page - 1)))
+			continue;
+		lo = ph.p_vaddr & ~(uint64_t)(page - 1);
+		hi = (ph.p_vaddr + ph.p_memsz + page - 1) & ~(uint64_t)(page - 1);
+		if (hi - lo == mp->limit - mp->start)
+			return NULL;
+		snprintf(buf, n, "its code would map %llu bytes, the profile's %llu",
+			 (unsigned long long)(hi - lo), (unsigned long long)(mp->limit - mp->start));
+		return buf;
+	}
+	snprintf(buf, n, "no code segment of it starts at the profile's offset 0x%llx",
+		 (unsigned long long)mp->offset);
+	return buf;
+}
+
 /* Opens a library's object at its first address, so unused ones cost nothing. */
 struct object *lib_object(struct symbolizer *s, struct lib *l)
 {
 	if (!l->obj) {
+		char why[256];
+		const char *r;
+
 		l->obj = object_get(s, l->path, l->mapping);
 		l->adjust = mapping_adjust(l->obj->elf, l->mapping);
+		if (l->obj->ok && !l->obj->stale_warned && !s->quiet &&
+		    (r = stale_reason(l->obj, l->mapping, why, sizeof(why)))) {
+			warnf("'%s' is not the file the profile was taken with: %s; "
+			      "its names may be wrong", l->obj->path, r);
+			l->obj->stale_warned = 1;
+		}
 	}
 	return l->obj;
 }
