@@ -6,6 +6,7 @@
 
 #include "options.h"
 #include "regex.h"
+#include "strbuf.h"
 #include "units.h"
 #include "util.h"
 
@@ -24,8 +25,8 @@ static const char *const granularities[] = { "functions", "lines", "addresses", 
 
 const struct option option_table[] = {
 	{ "granularity", OPT_CHOICE, ROFF(granularity), granularities, 0,
-	  "functions|lines|addresses|files", "functions", OPT_SETTING,
-	  "Level of the report's entries" },
+	  "G", "functions", OPT_SETTING,
+	  "Report entries per G: functions, lines, addresses or files" },
 	{ "functions", OPT_PICK, ROFF(granularity), NULL, GRAN_FUNCTIONS, NULL, NULL,
 	  OPT_PROMPT_WORD, "Report at function level (default)" },
 	{ "lines", OPT_PICK, ROFF(granularity), NULL, GRAN_LINES, NULL, NULL, OPT_PROMPT_WORD,
@@ -191,7 +192,15 @@ int options_set(struct options *o, const struct option *opt, const char *v, stru
 				*(int *)field(o, opt) = (int)i;
 				return 0;
 			}
-		return err_set(e, "option '%s' wants one of %s, not '%s'", opt->name, opt->arg, v);
+	{
+		struct strbuf want = STRBUF_INIT;
+
+		for (i = 0; opt->choices[i]; i++)
+			sb_addf(&want, "%s%s", i ? ", " : "", opt->choices[i]);
+		err_set(e, "option '%s' wants one of %s, not '%s'", opt->name, want.buf, v);
+		sb_release(&want);
+		return -1;
+	}
 	case OPT_PICK:
 		*(int *)field(o, opt) = opt->value;
 		return 0;
@@ -290,12 +299,14 @@ void options_usage(FILE *out)
 
 	fputs("Usage: pprof [options] [PROGRAM] PROFILE...\n"
 	      "\n"
-	      "Reads gperftools CPU profiles, gprof's gmon.out and DCPI profiles,\n"
-	      "symbolizes them with PROGRAM and the shared libraries they name, and\n"
-	      "reports where the samples are: as text, call graphs, annotated source\n"
-	      "and machine code, or at the (pprof) prompt.  Several profiles are\n"
-	      "summed.  Options may be written --opt=value, --opt value, or -opt, and\n"
-	      "abbreviated to a unique prefix.\n"
+	      "Reads gperftools CPU profiles, gprof's gmon.out, DCPI profiles and\n"
+	      "profile.proto (gzip-compressed or not), recognised by their content;\n"
+	      "symbolizes them with PROGRAM, the shared libraries they name and their\n"
+	      "debug information; and reports where the samples are: as text, call\n"
+	      "graphs, annotated source and machine code, profile.proto, or at the\n"
+	      "(pprof) prompt.  Several profiles are summed.  Options may be written\n"
+	      "--opt=value, --opt value, or -opt, and abbreviated to a unique prefix\n"
+	      "(an exact name always wins).\n"
 	      "\n"
 	      "Output formats (one at most; text is the default):\n", out);
 	for (i = 0; report_formats[i]; i++) {
@@ -324,8 +335,11 @@ void options_usage(FILE *out)
 	      "  pprof --text --lines ./prog prog.prof\n"
 	      "  pprof --text --cum --focus=Mutex --ignore=string ./prog prog.prof\n"
 	      "  pprof --text --base=old.prof ./prog new.prof\n"
-	      "  pprof --list='^getdir<' ./prog prog.prof\n"
-	      "  pprof --disasm=getdir --source_path=src ./prog prog.prof\n", out);
+	      "  pprof --list='^getdir$' ./prog prog.prof\n"
+	      "  pprof --disasm=getdir --source_path=src ./prog prog.prof\n"
+	      "  pprof --text --unit=ms ./prog prog.prof\n"
+	      "  pprof --proto ./prog prog.prof > prog.pb.gz\n"
+	      "  pprof --text --sample_index=alloc_space heap.pb.gz\n", out);
 }
 
 /* The value of an option that takes one: after '=', else the next argument. */
