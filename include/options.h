@@ -23,6 +23,7 @@ struct options {
 	const char *lib_prefix;
 	const char *sample_index; /* which sample value to report: a type name or a number */
 	size_t max_input;         /* --max_input: bytes a compressed profile may inflate to */
+	int symbolize;            /* --symbolize: SYMBOLIZE_LOCAL or SYMBOLIZE_NONE */
 	int verbose;
 	int interactive;
 	const char *output;
@@ -32,6 +33,8 @@ struct options {
 	char **args;
 	int nargs;
 };
+
+enum { SYMBOLIZE_LOCAL, SYMBOLIZE_NONE };
 
 enum option_kind {
 	OPT_BOOL,      /* int: --NAME sets 1, --noNAME 0; NAME=true|false at the prompt */

@@ -169,10 +169,12 @@ void report_release(struct report *r);
  * raw): p's samples that --focus and --ignore keep, after the reader's
  * frame rules took frames out (gperftools pprof's RemoveUninterestingFrames
  * and second-frame rule), with all their values, labels, and the
- * locations' lines.  Caller frees; NULL with e set on failure.
+ * locations' lines.  That is p itself when nothing is taken out; else a
+ * new profile the caller frees (profile_free it when it is not p).  NULL
+ * with e set on failure.
  */
-struct profile *report_profile(const struct profile *p, const struct report_options *o,
-			       struct err *e);
+const struct profile *report_profile(const struct profile *p, const struct report_options *o,
+				     struct err *e);
 
 /*
  * The text report: "Total: N samples" (when N is not 0), then one row per

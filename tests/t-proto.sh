@@ -133,8 +133,49 @@ compare_go() {
 	fi
 }
 
+# rawnorm.py: go tool pprof -raw without ids and orders: each sample as its
+# values, its stack (location contents: address, mapping file, frames) and
+# labels, sorted; mappings' has_* flags left out.
+cat >"$W/rawnorm.py" <<'EOF'
+import re, sys
+lines = sys.stdin.read().splitlines()
+sec, samples, locs, maps, head = None, [], {}, {}, []
+cur = None
+for l in lines:
+    if l in ("Samples:", "Locations", "Mappings"):
+        sec = l
+        continue
+    if sec is None:
+        head.append(l)
+    elif sec == "Samples:":
+        m = re.match(r"^\s*([-\d ]+): ([\d ]*)$", l)
+        if m:
+            cur = [m.group(1).split(), m.group(2).split(), []]
+            samples.append(cur)
+        elif cur is not None and l.strip():
+            cur[2].append(l.strip())
+        elif l.strip():
+            head.append(l)
+    elif sec == "Locations":
+        m = re.match(r"^\s*(\d+): (0x[0-9a-f]+) M=(\d+) (.*)$", l)
+        if m:
+            cur = [m.group(2), m.group(3), [m.group(4)]]
+            locs[m.group(1)] = cur
+        elif l.strip():
+            cur[2].append(l.strip())
+    elif sec == "Mappings":
+        m = re.match(r"^(\d+): (\S+) (.*?)\s*(\[[A-Z]{2}\])*$", l)
+        if m:
+            maps[m.group(1)] = m.group(2) + " " + m.group(3)
+def loc(i):
+    a, mp, fr = locs[i]
+    return (a, maps.get(mp, ""), tuple(fr))
+out = head + sorted(repr((s[0], [loc(i) for i in s[1]], sorted(s[2]))) for s in samples)
+print("\n".join(out))
+EOF
+
 # roundtrip NAME PROFILE: --proto twice gives one byte sequence, the same
-# -raw for Go (flags aside) and the same --text for us.
+# -raw for Go (ids, orders and flags aside) and the same --text for us.
 roundtrip() {
 	local name=$1 prof=$2
 	"$PPROF" --proto "$prof" >"$W/rt1.pb.gz" 2>"$W/rt.err" &&
@@ -146,8 +187,8 @@ roundtrip() {
 		sed 's/^/    /' "$W/rt.err" | head -n 5
 	fi
 	check "$name: --proto of its --proto gives the same bytes" cmp -s "$W/rt1.pb.gz" "$W/rt2.pb.gz"
-	go tool pprof -raw "$prof" 2>/dev/null | sed 's/ *\(\[[A-Z][A-Z]\]\)*$//' >"$W/raw0"
-	go tool pprof -raw "$W/rt1.pb.gz" 2>/dev/null | sed 's/ *\(\[[A-Z][A-Z]\]\)*$//' >"$W/raw1"
+	go tool pprof -raw "$prof" 2>/dev/null | python3 "$W/rawnorm.py" >"$W/raw0"
+	go tool pprof -raw "$W/rt1.pb.gz" 2>/dev/null | python3 "$W/rawnorm.py" >"$W/raw1"
 	same_output "$name: go tool pprof -raw of --proto" "$W/raw0" "$W/raw1"
 	"$PPROF" --text "$prof" >"$W/t0" 2>&1
 	"$PPROF" --text "$W/rt1.pb.gz" >"$W/t1" 2>&1
@@ -215,6 +256,34 @@ EOF
 		grep -v '^Total: ' "$W/gp.txt" >"$W/gp1.txt"
 		same_output "gperftools profile: our --text of our --proto" "$W/gp1.txt" "$W/gp2.txt"
 		roundtrip "gperftools profile" "$W/gp.pb.gz"
+
+		# --- merging: sums, mixtures, associativity ---------------------
+		for r in 2 3; do
+			cpu_profile "prog run $r" "$W/prog" "$W/prog$r.prof"
+			"$PPROF" --proto "$W/prog" "$W/prog$r.prof" >"$W/gp$r.pb.gz" 2>/dev/null
+		done
+		"$PPROF" --text "$W/prog" "$W/prog.prof" "$W/prog2.prof" >"$W/sum.legacy" 2>/dev/null
+		"$PPROF" --text "$W/gp.pb.gz" "$W/gp2.pb.gz" 2>/dev/null |
+			grep -v -e '^Type: ' -e '^Total: ' >"$W/sum.proto"
+		grep -v '^Total: ' "$W/sum.legacy" >"$W/sum.legacy.rows"
+		same_output "two protos add up as their legacy profiles do" "$W/sum.legacy.rows" "$W/sum.proto"
+		"$PPROF" --text "$W/prog" "$W/prog.prof" "$W/gp2.pb.gz" 2>/dev/null |
+			grep -v -e '^Type: ' -e '^Total: ' >"$W/sum.mixed"
+		same_output "a legacy profile and a proto of the same kind add up" "$W/sum.legacy.rows" "$W/sum.mixed"
+		# (a + b) + c, a + (b + c) and a + b + c: one profile, byte for byte.
+		"$PPROF" --proto "$W/gp.pb.gz" "$W/gp2.pb.gz" >"$W/ab.pb.gz" 2>/dev/null
+		"$PPROF" --proto "$W/gp2.pb.gz" "$W/gp3.pb.gz" >"$W/bc.pb.gz" 2>/dev/null
+		"$PPROF" --proto "$W/ab.pb.gz" "$W/gp3.pb.gz" >"$W/ab_c.pb.gz" 2>/dev/null
+		"$PPROF" --proto "$W/gp.pb.gz" "$W/bc.pb.gz" >"$W/a_bc.pb.gz" 2>/dev/null
+		"$PPROF" --proto "$W/gp.pb.gz" "$W/gp2.pb.gz" "$W/gp3.pb.gz" >"$W/abc.pb.gz" 2>/dev/null
+		"$PPROF" --proto "$W/gp3.pb.gz" "$W/gp.pb.gz" "$W/gp2.pb.gz" >"$W/cab.pb.gz" 2>/dev/null
+		check "merging is associative: (a+b)+c and a+(b+c) are the same bytes" \
+			cmp -s "$W/ab_c.pb.gz" "$W/a_bc.pb.gz"
+		check "merging is associative: a+b+c in one run, in any order, the same bytes" \
+			bash -c "cmp -s '$W/abc.pb.gz' '$W/ab_c.pb.gz' && cmp -s '$W/cab.pb.gz' '$W/abc.pb.gz'"
+		check "a merged profile is not empty" test -s "$W/abc.pb.gz"
+		run_pprof --text "$W/gp.pb.gz" "$W/go/heap.pb.gz"
+		fails_cleanly "a CPU proto and a heap proto" "not the same kind of profile" "heap.pb.gz" "gp.pb.gz"
 	fi
 fi
 

@@ -21,6 +21,8 @@ static int check_unit(const char *v, struct err *e)
 	return 0;
 }
 
+static const char *const symbolizers[] = { "local", "none", NULL };
+
 static const char *const granularities[] = { "functions", "lines", "addresses", "files", NULL };
 
 const struct option option_table[] = {
@@ -59,6 +61,8 @@ const struct option option_table[] = {
 	  "Report the sample value NAME or number N (gmon.out: calls, executions)" },
 	{ "max_input", OPT_SIZE, OFF(max_input), NULL, 0, "BYTES", "1G", 0,
 	  "Refuse compressed profiles that inflate to more than BYTES (k, M, G suffixes)" },
+	{ "symbolize", OPT_CHOICE, OFF(symbolize), symbolizers, 0, "MODE", "local", 0,
+	  "local: name addresses from the program and its libraries; none: leave them as they are" },
 	{ "unit", OPT_STRING, ROFF(unit), NULL, 0, "UNIT", NULL, OPT_SETTING,
 	  "Show values in UNIT (ns, ms, s, B, kB, MB, ...; minimum or auto: chosen per "
 	  "report), as Go pprof does; CPU profiles then show time (samples x period)",

@@ -240,7 +240,8 @@ int pipeline_run(const struct options *o)
 	so.lib_prefix = prefixes;
 	so.verbose = o->verbose;
 	so.keep_templates = ro->keep_templates;
-	if ((rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) < 0) {
+	if (o->symbolize != SYMBOLIZE_NONE &&
+	    (rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		goto done;
 	}

@@ -30,7 +30,185 @@ struct writer {
 	struct htab index;       /* table indexes (+ 1) by string pointer */
 	char **table;
 	size_t ntable, cap_table;
+	/*
+	 * The canonical order: mappings, functions, locations and samples
+	 * sorted by content, so equal profiles give equal bytes however they
+	 * were built (merged in any grouping, read in any order).  *_of maps
+	 * an element's model id - 1 to its position (its id - 1 in the file).
+	 */
+	const struct mapping **map;
+	const struct function **fn;
+	const struct location **loc;
+	const struct sample **smp;
+	uint32_t *map_of, *fn_of, *loc_of;
 };
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_mapping(const void *x, const void *y, void *ctx)
+{
+	const struct mapping *a = *(const struct mapping *const *)x;
+	const struct mapping *b = *(const struct mapping *const *)y;
+	int c;
+
+	(void)ctx;
+	if ((c = cmp_u64(a->start, b->start)) || (c = cmp_u64(a->limit, b->limit)) ||
+	    (c = cmp_u64(a->offset, b->offset)) || (c = strcmp(a->file, b->file)))
+		return c;
+	return strcmp(a->build_id, b->build_id);
+}
+
+static int cmp_function(const void *x, const void *y, void *ctx)
+{
+	const struct function *a = *(const struct function *const *)x;
+	const struct function *b = *(const struct function *const *)y;
+	int c;
+
+	(void)ctx;
+	if ((c = strcmp(a->name, b->name)) || (c = strcmp(a->system_name, b->system_name)) ||
+	    (c = strcmp(a->filename, b->filename)))
+		return c;
+	if ((c = a->start_line < b->start_line ? -1 : a->start_line > b->start_line))
+		return c;
+	return cmp_u64(a->symbol_address, b->symbol_address);
+}
+
+static int cmp_location(const void *x, const void *y, void *ctx)
+{
+	const struct location *a = *(const struct location *const *)x;
+	const struct location *b = *(const struct location *const *)y;
+	const struct writer *w = ctx;
+	uint64_t ma = a->mapping ? w->map_of[a->mapping->id - 1] + 1 : 0;
+	uint64_t mb = b->mapping ? w->map_of[b->mapping->id - 1] + 1 : 0;
+	uint32_t i;
+	int c;
+
+	if ((c = cmp_u64(ma, mb)) || (c = cmp_u64(a->address, b->address)) ||
+	    (c = cmp_u64(a->nline, b->nline)))
+		return c;
+	for (i = 0; i < a->nline; i++)
+		if ((c = cmp_u64(w->fn_of[a->line[i].function->id - 1],
+				 w->fn_of[b->line[i].function->id - 1])) ||
+		    (c = cmp_u64((uint64_t)a->line[i].line, (uint64_t)b->line[i].line)))
+			return c;
+	return cmp_u64(a->is_folded, b->is_folded);
+}
+
+static int cmp_label(const struct label *a, const struct label *b)
+{
+	int c;
+
+	if ((c = strcmp(a->key, b->key)) || (c = strcmp(a->str, b->str)) ||
+	    (c = strcmp(a->num_unit, b->num_unit)))
+		return c;
+	return a->num < b->num ? -1 : a->num > b->num;
+}
+
+static int cmp_sample(const void *x, const void *y, void *ctx)
+{
+	const struct sample *a = *(const struct sample *const *)x;
+	const struct sample *b = *(const struct sample *const *)y;
+	const struct writer *w = ctx;
+	uint32_t i;
+	int c;
+
+	for (i = 0; i < a->nlocation && i < b->nlocation; i++)
+		if ((c = cmp_u64(w->loc_of[a->location[i]->id - 1], w->loc_of[b->location[i]->id - 1])))
+			return c;
+	if ((c = cmp_u64(a->nlocation, b->nlocation)))
+		return c;
+	for (i = 0; i < a->nlabel && i < b->nlabel; i++)
+		if ((c = cmp_label(&a->label[i], &b->label[i])))
+			return c;
+	return cmp_u64(a->nlabel, b->nlabel);
+}
+
+/*
+ * Samples by a hash of their content (locations in canonical order, then
+ * labels), ties by the content itself: a canonical order that costs one
+ * pass over the stacks and a sort of integers.
+ */
+struct keyed {
+	uint64_t hash;
+	const struct sample *s;
+};
+
+static int cmp_keyed(const void *x, const void *y, void *ctx)
+{
+	const struct keyed *a = x, *b = y;
+
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return cmp_sample(&a->s, &b->s, ctx);
+}
+
+static void order_samples(struct writer *w)
+{
+	const struct profile *p = w->p;
+	struct keyed *k = xcalloc(p->nsample + 1, sizeof(*k));
+	size_t i;
+	uint32_t j;
+
+	for (i = 0; i < p->nsample; i++) {
+		const struct sample *s = p->sample[i];
+		uint64_t h = hash_u64(s->nlocation);
+
+		for (j = 0; j < s->nlocation; j++)
+			h = hash_u64(h ^ w->loc_of[s->location[j]->id - 1]);
+		for (j = 0; j < s->nlabel; j++) {
+			h = hash_u64(h ^ hash_bytes(s->label[j].key, strlen(s->label[j].key)));
+			h = hash_u64(h ^ hash_bytes(s->label[j].str, strlen(s->label[j].str)));
+			h = hash_u64(h ^ (uint64_t)s->label[j].num);
+		}
+		k[i].hash = h;
+		k[i].s = s;
+	}
+	if (p->nsample > 1)
+		qsort_r(k, p->nsample, sizeof(*k), cmp_keyed, w);
+	w->smp = xcalloc(p->nsample + 1, sizeof(*w->smp));
+	for (i = 0; i < p->nsample; i++)
+		w->smp[i] = k[i].s;
+	free(k);
+}
+
+/* Sorts n pointers of v by cmp, and records each one's position by its id. */
+#define ORDER(w, v, src, n, cmp, of)                                                    \
+	do {                                                                           \
+		size_t i_;                                                             \
+		(v) = xcalloc((n) + 1, sizeof(*(v)));                                  \
+		memcpy((void *)(v), (src), (n) * sizeof(*(v)));                        \
+		if ((n) > 1)                                                           \
+			qsort_r((void *)(v), (n), sizeof(*(v)), (cmp), (w));           \
+		for (i_ = 0; i_ < (n); i_++)                                           \
+			(of)[(v)[i_]->id - 1] = (uint32_t)i_;                          \
+	} while (0)
+
+static void canonical_order(struct writer *w)
+{
+	const struct profile *p = w->p;
+
+	w->map_of = xcalloc(p->nmapping + 1, sizeof(*w->map_of));
+	w->fn_of = xcalloc(p->nfunction + 1, sizeof(*w->fn_of));
+	w->loc_of = xcalloc(p->nlocation + 1, sizeof(*w->loc_of));
+	ORDER(w, w->map, p->mapping, p->nmapping, cmp_mapping, w->map_of);
+	ORDER(w, w->fn, p->function, p->nfunction, cmp_function, w->fn_of);
+	ORDER(w, w->loc, p->location, p->nlocation, cmp_location, w->loc_of);
+	order_samples(w);
+}
+
+static void canonical_release(struct writer *w)
+{
+	free(w->map);
+	free(w->fn);
+	free(w->loc);
+	free(w->smp);
+	free(w->map_of);
+	free(w->fn_of);
+	free(w->loc_of);
+}
 
 static int64_t str_index(struct writer *w, const char *s)
 {
@@ -137,12 +315,11 @@ static void build_mappings(struct writer *w, PbProfile *m)
 	m->n_mapping = p->nmapping;
 	m->mapping = (PbMapping **)ptr_array(w, p->nmapping);
 	for (i = 0; i < p->nmapping; i++) {
-		const struct mapping *pm = p->mapping[i];
+		const struct mapping *pm = w->map[i];
+		const struct carried *k = &c[pm->id - 1];
 		PbMapping *o = NEW(w, PbMapping, perftools__profiles__mapping__init);
-		int fn = c[i].nloc && !c[i].missing_lines;
+		int fn = k->nloc && !k->missing_lines;
 
-		if (pm->id != i + 1)
-			BUG("mapping id is not its position");
 		o->id = i + 1;
 		o->memory_start = pm->start;
 		o->memory_limit = pm->limit;
@@ -150,9 +327,9 @@ static void build_mappings(struct writer *w, PbProfile *m)
 		o->filename = str_index(w, pm->file);
 		o->build_id = str_index(w, pm->build_id);
 		o->has_functions = fn;
-		o->has_filenames = fn && !c[i].missing_files;
-		o->has_line_numbers = fn && !c[i].missing_numbers;
-		o->has_inline_frames = fn && (c[i].inlines || pm->has_inline_frames);
+		o->has_filenames = fn && !k->missing_files;
+		o->has_line_numbers = fn && !k->missing_numbers;
+		o->has_inline_frames = fn && (k->inlines || pm->has_inline_frames);
 		m->mapping[i] = o;
 	}
 	free(c);
@@ -166,11 +343,9 @@ static void build_functions(struct writer *w, PbProfile *m)
 	m->n_function = p->nfunction;
 	m->function = (PbFunction **)ptr_array(w, p->nfunction);
 	for (i = 0; i < p->nfunction; i++) {
-		const struct function *f = p->function[i];
+		const struct function *f = w->fn[i];
 		PbFunction *o = NEW(w, PbFunction, perftools__profiles__function__init);
 
-		if (f->id != i + 1)
-			BUG("function id is not its position");
 		o->id = i + 1;
 		o->name = str_index(w, f->name);
 		o->system_name = str_index(w, f->system_name);
@@ -189,13 +364,11 @@ static void build_locations(struct writer *w, PbProfile *m)
 	m->n_location = p->nlocation;
 	m->location = (PbLocation **)ptr_array(w, p->nlocation);
 	for (i = 0; i < p->nlocation; i++) {
-		const struct location *l = p->location[i];
+		const struct location *l = w->loc[i];
 		PbLocation *o = NEW(w, PbLocation, perftools__profiles__location__init);
 
-		if (l->id != i + 1)
-			BUG("location id is not its position");
 		o->id = i + 1;
-		o->mapping_id = l->mapping ? l->mapping->id : 0;
+		o->mapping_id = l->mapping ? w->map_of[l->mapping->id - 1] + 1 : 0;
 		o->address = l->address;
 		o->is_folded = l->is_folded;
 		o->n_line = l->nline;
@@ -203,7 +376,7 @@ static void build_locations(struct writer *w, PbProfile *m)
 		for (j = 0; j < l->nline; j++) {
 			PbLine *ln = NEW(w, PbLine, perftools__profiles__line__init);
 
-			ln->function_id = l->line[j].function->id;
+			ln->function_id = w->fn_of[l->line[j].function->id - 1] + 1;
 			ln->line = l->line[j].line;
 			o->line[j] = ln;
 		}
@@ -239,14 +412,14 @@ static void build_samples(struct writer *w, PbProfile *m)
 	m->n_sample = p->nsample;
 	m->sample = (PbSample **)ptr_array(w, p->nsample);
 	for (i = 0; i < p->nsample; i++) {
-		const struct sample *s = p->sample[i];
+		const struct sample *s = w->smp[i];
 		PbSample *o = NEW(w, PbSample, perftools__profiles__sample__init);
 
 		o->n_location_id = s->nlocation;
 		o->location_id = s->nlocation ? arena_alloc(&w->arena, s->nlocation * sizeof(uint64_t))
 					       : NULL;
 		for (j = 0; j < s->nlocation; j++)
-			o->location_id[j] = s->location[j]->id;
+			o->location_id[j] = w->loc_of[s->location[j]->id - 1] + 1;
 		/* The model's values are never changed through the message. */
 		o->n_value = p->nsample_type;
 		o->value = s->value;
@@ -264,7 +437,8 @@ static int gzip_write(FILE *out, const unsigned char *buf, size_t len, struct er
 	int r;
 
 	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+	/* The fastest level: profiles are written often and compress well anyway. */
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 16 + MAX_WBITS, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		return err_set(e, "cannot start gzip compression");
 	z.next_in = (unsigned char *)buf;
@@ -299,6 +473,7 @@ int proto_write(FILE *out, const struct profile *p, struct err *e)
 	htab_init(&w.index, 64);
 	GROW(w.table, w.cap_table, 1);
 	w.table[w.ntable++] = (char *)"";
+	canonical_order(&w);
 	build_header(&w, &m);
 	build_mappings(&w, &m);
 	build_functions(&w, &m);
@@ -314,6 +489,7 @@ int proto_write(FILE *out, const struct profile *p, struct err *e)
 	free(w.table);
 	htab_release(&w.index);
 	arena_release(&w.arena);
+	canonical_release(&w);
 	return r;
 }
 
@@ -321,13 +497,14 @@ int proto_write(FILE *out, const struct profile *p, struct err *e)
 static int write_proto(FILE *out, const struct profile *p, const struct report_options *o,
 		       struct err *e)
 {
-	struct profile *q = report_profile(p, o, e);
+	const struct profile *q = report_profile(p, o, e);
 	int r;
 
 	if (!q)
 		return -1;
 	r = proto_write(out, q, e);
-	profile_free(q);
+	if (q != p)
+		profile_free((struct profile *)q);
 	return r;
 }
 

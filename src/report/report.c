@@ -603,7 +603,26 @@ void report_default_style(const struct profile *p, int si, const struct report_o
 	}
 }
 
-/* report_build, or with out, report_profile's filling of out. */
+/* report_profile: whether frame removal and the filters leave every sample as it is. */
+static int unchanged(const struct builder *b, const struct wstack *ws, size_t nws, int filtered)
+{
+	size_t i;
+
+	if (filtered)
+		return 0;
+	for (i = 0; i < b->p->nlocation; i++)
+		if (b->li[i].uninteresting)
+			return 0;
+	for (i = 0; i < nws; i++)
+		if (ws[i].k != 1)
+			return 0;
+	return 1;
+}
+
+/*
+ * report_build, or with out, report_profile's filling of out; 1 (and out
+ * left empty) when out would equal p.
+ */
 static int build(const struct profile *p, const struct report_options *o, struct report *r,
 		 struct profile *out, struct err *e)
 {
@@ -662,6 +681,10 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	}
 	if (o->frames && o->frames->signal_frames)
 		remove_second_frames(&b, ws, nws);
+	if (out && unchanged(&b, ws, nws, focus || ignore)) {
+		ret = 1;
+		goto out;
+	}
 
 	path = xcalloc(b.nkeys + 1, sizeof(*path));
 	seen = xcalloc(r->nentry + 1, sizeof(*seen));
@@ -749,17 +772,22 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	return 0;
 }
 
-struct profile *report_profile(const struct profile *p, const struct report_options *o,
-			       struct err *e)
+const struct profile *report_profile(const struct profile *p, const struct report_options *o,
+				     struct err *e)
 {
 	struct profile *out = profile_new_like(p);
 	struct report r;
+	int rc = build(p, o, &r, out, e);
 
-	if (build(p, o, &r, out, e) < 0) {
+	if (rc < 0) {
 		profile_free(out);
 		return NULL;
 	}
 	report_release(&r);
+	if (rc == 1) {
+		profile_free(out);
+		return p;
+	}
 	return out;
 }
 
