@@ -208,6 +208,20 @@ else
 				not_ok "gen-goprofiles writes $p.pb.gz"
 			fi
 		done
+		# Listings of a Go program (its DWARF has no .debug_aranges): the
+		# counts of each routine's lines and instructions add up to --text's.
+		hot=$("$PPROF" --text --unit=ns "$W/go/cpu.pb.gz" 2>/dev/null |
+			awk '$6 ~ /^main\.burn/ { print $6; exit }')
+		flat=$("$PPROF" --text --unit=ns "$W/go/cpu.pb.gz" 2>/dev/null |
+			awk -v f="$hot" '$6 == f { sub(/ns$/, "", $1); print $1; exit }')
+		for mode in list disasm; do
+			"$PPROF" --$mode="^$hot\$" --unit=ns "$W/go/profgen" "$W/go/cpu.pb.gz" \
+				>"$W/go.$mode" 2>"$W/go.$mode.err"
+			sum=$(awk '$1 ~ /^[0-9]+ns$/ && $3 ~ /^[0-9]+:$|^[0-9a-f]+:$/ { sub(/ns$/, "", $1); s += $1 }
+				END { print s + 0 }' "$W/go.$mode")
+			check "go cpu: --$mode of $hot: rows add up to its flat ${flat}ns (got ${sum}ns)" \
+				test -n "$hot" -a "$sum" = "$flat"
+		done
 	else
 		not_ok "scripts/gen-goprofiles runs"
 		sed 's/^/    /' "$W/gen.log" | head -n 20

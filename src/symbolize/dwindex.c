@@ -55,9 +55,19 @@ struct unit {
 	size_t nimplicit;
 };
 
+/* A unit's address range, for DWARF without .debug_aranges (Go's). */
+struct cu_range {
+	uint64_t lo, hi;      /* DWARF addresses */
+	Dwarf_Off off;        /* the unit's DIE */
+};
+
 struct dwindex {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;      /* session address = object address + bias */
+	/* The units by address when libdw's lookup (aranges) finds none; built once. */
+	struct cu_range *cus;
+	size_t ncus;
+	int cus_built;
 	struct profile *p;
 	dwindex_symfn sym;
 	void *sym_ctx;
@@ -91,7 +101,75 @@ void dwindex_free(struct dwindex *ix)
 		free(ix->unit[i]);
 	}
 	free(ix->unit);
+	free(ix->cus);
 	free(ix);
+}
+
+static int cmp_cu_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static uint64_t cu_range_lo(const void *r)
+{
+	return ((const struct cu_range *)r)->lo;
+}
+
+/* Every unit's ranges, from its DIE (DW_AT_ranges or low/high pc), sorted. */
+static void build_cu_ranges(struct dwindex *ix, Dwarf *dw)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, cap = 0;
+
+	ix->cus_built = 1;
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+
+		if (dwarf_offdie(dw, off + hsize, &cu)) {
+			while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				GROW(ix->cus, cap, ix->ncus + 1);
+				ix->cus[ix->ncus].lo = lo;
+				ix->cus[ix->ncus].hi = hi;
+				ix->cus[ix->ncus++].off = off + hsize;
+			}
+		}
+		off = next;
+	}
+	if (ix->ncus > 1)
+		qsort(ix->cus, ix->ncus, sizeof(*ix->cus), cmp_cu_range);
+}
+
+/*
+ * The unit DIE holding the session address a (bias as dwfl_module_addrdie
+ * sets it): libdw's lookup, else a search of the units' own ranges, for
+ * DWARF that has no .debug_aranges (Go's compiler writes none).
+ */
+static Dwarf_Die *unit_die(struct dwindex *ix, uint64_t a, Dwarf_Die *mem, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(ix->mod, a, bias);
+	Dwarf *dw;
+	size_t k;
+
+	if (cu)
+		return cu;
+	if (!(dw = dwfl_module_getdwarf(ix->mod, bias)))
+		return NULL;
+	if (!ix->cus_built)
+		build_cu_ranges(ix, dw);
+	/* The ranges starting at or below the address, nearest first (they may nest). */
+	for (k = search_above(ix->cus, ix->ncus, sizeof(*ix->cus), a - *bias, cu_range_lo); k > 0; k--) {
+		const struct cu_range *r = &ix->cus[k - 1];
+
+		if (a - *bias < r->hi)
+			return dwarf_offdie(dw, r->off, mem);
+	}
+	return NULL;
 }
 
 static int lang_mangles(Dwarf_Die *cu)
@@ -406,7 +484,7 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		   const char **file, int *line)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr + ix->bias, &bias);
+	Dwarf_Die mem, *cudie = unit_die(ix, addr + ix->bias, &mem, &bias);
 	struct unit *u;
 	int32_t chain[256];
 	int depth = 0, i;
@@ -492,7 +570,7 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cudie = dwfl_module_addrdie(ix->mod, addr + ix->bias, &bias);
+	Dwarf_Die mem, *cudie = unit_die(ix, addr + ix->bias, &mem, &bias);
 	Dwarf_Line *l;
 	unsigned d = 0;
 
