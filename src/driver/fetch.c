@@ -258,9 +258,21 @@ static int transfer_result(struct transfer *t, CURLcode rc, const char *shown, s
 	if (rc == CURLE_ABORTED_BY_CALLBACK && interrupted)
 		return err_set(e, "%s: interrupted", shown);
 	if (rc != CURLE_OK) {
-		const char *why = t->f->errbuf[0] ? t->f->errbuf : curl_easy_strerror(rc);
+		char *why = t->f->errbuf;
+		size_t n;
 
-		return err_set(e, "%s: %c%s", shown, tolower((unsigned char)why[0]), why + 1);
+		if (!why[0])
+			snprintf(why, CURL_ERROR_SIZE, "%s", curl_easy_strerror(rc));
+		n = strlen(why);
+		while (n > 0 && isspace((unsigned char)why[n - 1]))
+			why[--n] = '\0';
+		/* Our messages start in lowercase, but "OpenSSL" or "SSL_connect" stay. */
+		for (n = 1; why[n] && !isspace((unsigned char)why[n]); n++)
+			if (isupper((unsigned char)why[n]))
+				break;
+		if (!why[n] || isspace((unsigned char)why[n]))
+			why[0] = (char)tolower((unsigned char)why[0]);
+		return err_set(e, "%s: %s", shown, why);
 	}
 	curl_easy_getinfo(t->f->curl, CURLINFO_RESPONSE_CODE, &code);
 	if (code == 200)
