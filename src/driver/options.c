@@ -299,8 +299,10 @@ void options_usage(FILE *out)
 	      "symbolizes them with PROGRAM and the shared libraries they name, and\n"
 	      "reports where the samples are: as text, call graphs, annotated source\n"
 	      "and machine code, or at the (pprof) prompt.  Several profiles are\n"
-	      "summed.  Options may be written --opt=value, --opt value, or -opt, and\n"
-	      "abbreviated to a unique prefix.\n"
+	      "summed.  A PROFILE of the form host:port[/path] or http(s)://... is\n"
+	      "fetched from a running server (gperftools' /pprof pages, Go's\n"
+	      "/debug/pprof).  Options may be written --opt=value, --opt value, or\n"
+	      "-opt, and abbreviated to a unique prefix.\n"
 	      "\n"
 	      "Output formats (one at most; text is the default):\n", out);
 	for (i = 0; report_formats[i]; i++) {
