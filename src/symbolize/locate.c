@@ -165,7 +165,7 @@ char *locate_debuginfo_path(void)
 		}
 		free(dirs);
 	}
-	return xstrdup(sb.buf);
+	return sb.buf;
 }
 
 static int hex_value(char c)
