@@ -110,8 +110,6 @@ static void collect(struct tagset *t, const struct report *r, const struct numun
 			const struct label *l = &s->label[j];
 			char v[64];
 
-			if (!strcmp(l->key, "pprof::base"))
-				continue;
 			if (!l->str[0])
 				units_label(l->num, numunits_get(u, l->key), show, v, sizeof(v));
 			add(t, l->key, l->str[0] ? l->str : v, r->stack[i].count);

@@ -22,7 +22,7 @@ static int cmp_str(const void *a, const void *b)
 
 /*
  * "%10s:  v1 v2\n" per key, string labels first, each group sorted as
- * lines (Go's printTraces); Go's own pprof::base mark is left out.
+ * lines (Go's printTraces); --diff_base samples show Go's pprof::base mark.
  */
 static void print_labels(FILE *out, const struct numunits *u, const struct sample *s, int numeric)
 {
@@ -34,7 +34,7 @@ static void print_labels(FILE *out, const struct numunits *u, const struct sampl
 		const struct label *l = &s->label[j];
 		struct strbuf sb = STRBUF_INIT;
 
-		if (is_numeric(l) != numeric || !strcmp(l->key, "pprof::base"))
+		if (is_numeric(l) != numeric)
 			continue;
 		/* Once per key: the values of one key sit together (canonical order). */
 		if (j && !strcmp(s->label[j - 1].key, l->key) && is_numeric(&s->label[j - 1]) == numeric)
