@@ -203,9 +203,16 @@ void vgraph_trim_edges(struct vgraph *g, int64_t cutoff)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < g->nedge; i++)
-		if (abs64(g->edge[i].w) >= cutoff)
+	/*
+	 * Go trims the edges into the graph's nodes only: an edge into an
+	 * entry whose values cancelled out (--diff_base) stays.
+	 */
+	for (i = 0; i < g->nedge; i++) {
+		uint32_t d = g->edge[i].dst;
+
+		if (abs64(g->edge[i].w) >= cutoff || (!g->flat[d] && !g->cum[d]))
 			g->edge[n++] = g->edge[i];
+	}
 	g->nedge = n;
 	/* The index is stale now: links are all that is asked of the graph after trimming. */
 	htab_clear(&g->index);

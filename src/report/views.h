@@ -55,7 +55,7 @@ void vgraph_build(struct vgraph *g, const struct report *r, const uint8_t *kept)
 void vgraph_release(struct vgraph *g);
 /* Sorts the nodes as Go does: |flat| (|cum| with cum), name, |cum| (|flat|). */
 void vgraph_sort(struct vgraph *g, const struct report_options *o);
-/* Drops edges lighter than cutoff (in absolute value). */
+/* Drops edges lighter than cutoff (in absolute value) into nodes, as Go's trimming does. */
 void vgraph_trim_edges(struct vgraph *g, int64_t cutoff);
 /* Sorted in- and out-edge lists per entry: |weight|, then the names. */
 void vgraph_links(struct vgraph *g, const struct report_options *o);
