@@ -89,6 +89,8 @@ else
 	compare "go cpu" traces "$C" "$C" -tagfocus='b|c'
 	compare "go cpu" tree "$C" "$C" -lines
 	compare "go cpu" tree "$C" "$C" -filefunctions
+	compare "go allocs" traces "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -lines
+	compare "go allocs" tree "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -lines
 	compare "go cpu" traces "$C" "$C" -noinlines
 	for p in heap allocs mutex block goroutine; do
 		compare "go $p" traces "$W/go/$p.pb.gz" "$W/go/$p.pb.gz"

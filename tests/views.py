@@ -6,8 +6,8 @@
 #   views.py flame SVG GO_TOP_CUM      checks frame widths against go -top -cum
 #
 # Names are compared as our --functions prints them: argument lists and
-# other (...) groups removed, " (inline)" dropped (we name inlined frames so,
-# Go marks the edge), file names cleaned as Go's filepath.Clean does.
+# other (...) groups removed (but for a final " (inline)"), file names
+# cleaned as Go's filepath.Clean does.
 import os
 import re
 import sys
@@ -32,7 +32,10 @@ def number(s):
 
 
 def name(s):
-    s = s.strip().replace(" (inline)", "")
+    s = s.strip()
+    inline = s.endswith(" (inline)")
+    if inline:
+        s = s[:-len(" (inline)")]
     # Our name of a line without a file (gperftools pprof's); Go prints none.
     if s.endswith(" ??:0"):
         s = s[:-5]
@@ -50,7 +53,7 @@ def name(s):
         if m:
             f, line = m.group(1), m.group(2)
         parts[-1] = os.path.normpath(f) + line
-    return " ".join(parts)
+    return " ".join(parts) + (" (inline)" if inline else "")
 
 
 def traces(text):

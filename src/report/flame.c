@@ -187,7 +187,7 @@ static const char *frame_name(const struct flame *f, uint32_t n, char *buf, size
 {
 	if (f->node[n].entry == UINT32_MAX)
 		return "root";
-	return view_name(&f->r->entry[f->node[n].entry], f->o, buf, len);
+	return view_go_name(&f->r->entry[f->node[n].entry], f->o, buf, len);
 }
 
 static void xml_escape(struct strbuf *sb, const char *s)

@@ -90,7 +90,7 @@ static int traces_write(FILE *out, const struct profile *p, const struct report_
 		view_value(&r, show, s->count, v, sizeof(v));
 		for (j = 0; j < s->nchain; j++)
 			fprintf(out, "%10s   %s\n", j ? "" : v,
-				view_name(&r.entry[s->chain[j]], o, name, sizeof(name)));
+				view_go_name(&r.entry[s->chain[j]], o, name, sizeof(name)));
 	}
 	fprintf(out, "%s\n", separator);
 	numunits_release(&u);

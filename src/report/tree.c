@@ -18,7 +18,8 @@ static int64_t abs64(int64_t v)
 }
 
 /* The graph rebuilt on the first n of its sorted nodes. */
-static void keep_nodes(struct vgraph *g, const struct report *r, const uint32_t *node, size_t n)
+static void keep_nodes(struct vgraph *g, const struct report *r, const struct report_options *o,
+		       const uint32_t *node, size_t n)
 {
 	uint8_t *kept = xcalloc(r->nentry + 1, 1);
 	size_t i;
@@ -26,7 +27,7 @@ static void keep_nodes(struct vgraph *g, const struct report *r, const uint32_t 
 	for (i = 0; i < n; i++)
 		kept[node[i]] = 1;
 	vgraph_release(g);
-	vgraph_build(g, r, kept);
+	vgraph_build(g, r, o, kept);
 	free(kept);
 }
 
@@ -55,7 +56,7 @@ static size_t trim(struct vgraph *g, const struct report *r, const struct report
 				keep[n++] = g->node[i];
 		if (n != g->nnode) {
 			*dropped = g->nnode - n;
-			keep_nodes(g, r, keep, n);
+			keep_nodes(g, r, o, keep, n);
 		}
 		free(keep);
 	}
@@ -64,7 +65,7 @@ static size_t trim(struct vgraph *g, const struct report *r, const struct report
 	if (o->nodecount > 0 && (size_t)o->nodecount < g->nnode) {
 		keep = xmalloc((size_t)o->nodecount * sizeof(*keep));
 		memcpy(keep, g->node, (size_t)o->nodecount * sizeof(*keep));
-		keep_nodes(g, r, keep, (size_t)o->nodecount);
+		keep_nodes(g, r, o, keep, (size_t)o->nodecount);
 		free(keep);
 		vgraph_sort(g, o);
 	}
@@ -95,36 +96,36 @@ static const char *tree_unit(const struct vgraph *g, const struct report *r,
 	return u;
 }
 
-static void print_edge(FILE *out, const struct vgraph *g, const struct report_options *o,
-		       const char *show, const struct vedge *e, int64_t cum, uint32_t other)
+/* A caller or callee: Go marks an inlined call on the other end's name, either way. */
+static void print_edge(FILE *out, const struct vgraph *g, const char *show, const struct vedge *e,
+		       int64_t cum, uint32_t other)
 {
-	char v[48], pc[32], name[512];
+	char v[48], pc[32];
 
 	view_value(g->r, show, e->w, v, sizeof(v));
 	units_percentage(e->w, cum, pc, sizeof(pc));
-	fprintf(out, "%50s %s |   %s\n", v, pc, view_name(&g->r->entry[other], o, name, sizeof(name)));
+	fprintf(out, "%50s %s |   %s%s\n", v, pc, g->name[other], e->inl ? " (inline)" : "");
 }
 
 /* One node: its callers, itself, its callees. */
-static void print_node(FILE *out, const struct vgraph *g, const struct report_options *o,
-		       const char *show, uint32_t n, int64_t flat_sum)
+static void print_node(FILE *out, const struct vgraph *g, const char *show, uint32_t n,
+		       int64_t flat_sum)
 {
 	const struct report *r = g->r;
-	char fv[48], cv[48], fp[32], sp[32], cp[32], name[512];
+	char fv[48], cv[48], fp[32], sp[32], cp[32];
 	uint32_t k;
 
 	fprintf(out, "%s\n", separator);
 	for (k = g->in_off[n]; k < g->in_off[n + 1]; k++)
-		print_edge(out, g, o, show, &g->edge[g->in[k]], g->cum[n], g->edge[g->in[k]].src);
+		print_edge(out, g, show, &g->edge[g->in[k]], g->cum[n], g->edge[g->in[k]].src);
 	view_value(r, show, g->flat[n], fv, sizeof(fv));
 	view_value(r, show, g->cum[n], cv, sizeof(cv));
 	units_percentage(g->flat[n], r->go_total, fp, sizeof(fp));
 	units_percentage(flat_sum, r->go_total, sp, sizeof(sp));
 	units_percentage(g->cum[n], r->go_total, cp, sizeof(cp));
-	fprintf(out, "%10s %s %s %10s %s                | %s\n", fv, fp, sp, cv, cp,
-		view_name(&r->entry[n], o, name, sizeof(name)));
+	fprintf(out, "%10s %s %s %10s %s                | %s\n", fv, fp, sp, cv, cp, g->name[n]);
 	for (k = g->out_off[n]; k < g->out_off[n + 1]; k++)
-		print_edge(out, g, o, show, &g->edge[g->out[k]], g->cum[n], g->edge[g->out[k]].dst);
+		print_edge(out, g, show, &g->edge[g->out[k]], g->cum[n], g->edge[g->out[k]].dst);
 }
 
 /* The "Showing nodes accounting for ..." lines under the header. */
@@ -175,27 +176,26 @@ static int tree_write(FILE *out, const struct profile *p, const struct report_op
 		regex_free(re);
 		return -1;
 	}
-	vgraph_build(&g, &r, NULL);
+	vgraph_build(&g, &r, o, NULL);
 	if (peek) {
 		orig = g.nnode;
 		vgraph_sort(&g, o);
 	} else {
 		orig = trim(&g, &r, o, &dropped);
 	}
-	vgraph_links(&g, o);
+	vgraph_links(&g);
 	show = tree_unit(&g, &r, o);
 	view_header(out, p, o);
 	print_labels(out, &g, &r, o, show, orig, dropped);
 	fprintf(out, "%s\n%s\n", separator, legend);
 	for (i = 0; i < g.nnode; i++) {
 		uint32_t n = g.node[i];
-		char name[512];
 
-		if (re && !regex_matchs(re, view_name(&r.entry[n], o, name, sizeof(name))))
+		if (re && !regex_matchs(re, g.name[n]))
 			continue;
 		matched++;
 		flat_sum = sat_add(flat_sum, g.flat[n]);
-		print_node(out, &g, o, show, n, flat_sum);
+		print_node(out, &g, show, n, flat_sum);
 	}
 	if (g.nnode)
 		fprintf(out, "%s\n", separator);
