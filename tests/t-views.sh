@@ -9,7 +9,8 @@
 #    is by us, and through our --proto by go tool pprof), each view's
 #    numbers equal go tool pprof's for the same options, compared parsed
 #    (tests/views.py): traces sample by sample, tree and peek node by node
-#    with their callers and callees, tags value by value.
+#    with their callers and callees, tags value by value.  --proto writes
+#    what the filters leave.
 # 2. The flame graph: a well-formed SVG with nothing from outside, whose
 #    hottest functions' frames are as wide as their share of go tool pprof's
 #    total; Debian's chromium opens it headless, runs its script (zoom and
@@ -89,6 +90,19 @@ else
 	compare "go cpu" traces "$C" "$C" -tagfocus='b|c'
 	compare "go cpu" tree "$C" "$C" -lines
 	compare "go cpu" tree "$C" "$C" -filefunctions
+	# --proto writes the profile the filters leave: go tool pprof sees in it
+	# what its own filters leave.
+	for f in -hide=runtime -show=main -show_from=burnC -prune_from=burnC -tagfocus=worker=b; do
+		"$PPROF" --proto "$f" "$C" >"$W/f.pb.gz" 2>/dev/null
+		go tool pprof -tree "$W/f.pb.gz" >"$W/ours.txt" 2>/dev/null
+		go tool pprof -tree "$f" "$C" >"$W/go.txt" 2>/dev/null
+		if python3 "$VIEWS" compare tree "$W/ours.txt" "$W/go.txt" >"$W/cmp.log"; then
+			ok "go cpu: --proto $f, read by go tool pprof, is what its $f leaves"
+		else
+			not_ok "go cpu: --proto $f, read by go tool pprof, is what its $f leaves"
+			cat "$W/cmp.log"
+		fi
+	done
 	compare "go allocs" traces "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -lines
 	compare "go allocs" tree "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -lines
 	compare "go cpu" traces "$C" "$C" -noinlines

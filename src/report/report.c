@@ -603,6 +603,30 @@ static int cut_stack(struct builder *b, struct wstack *w)
 	return 1;
 }
 
+/*
+ * --focus and --ignore on one stack (judged by its frames before Go's
+ * filters took any out): whether it stays.  focus_total counts what
+ * --focus kept.
+ */
+static int focus_ignore(struct builder *b, const struct wstack *w, int focus, int ignore)
+{
+	int keep = !focus, drop = 0;
+	uint32_t j;
+
+	for (j = 0; (focus || ignore) && j <= w->n - w->k; j++) {
+		const struct locinfo *li = &b->li[ws_frame(w, j)->id - 1];
+
+		if (li->uninteresting)
+			continue;
+		keep |= li->focus;
+		drop |= li->ignore;
+	}
+	if (!keep)
+		return 0;
+	b->r->focus_total = sat_add(b->r->focus_total, w->count);
+	return !drop;
+}
+
 /* report_profile: the stack as reports see it, as a sample of b->out. */
 static void copy_stack(struct builder *b, const struct wstack *w)
 {
@@ -772,28 +796,8 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	for (i = 0; i < nws; i++) {
 		struct wstack *w = &ws[i];
 
-		if (!cut_stack(&b, w))
+		if (!cut_stack(&b, w) || !focus_ignore(&b, w, focus != NULL, ignore != NULL))
 			continue;
-		if (focus || ignore) {
-			int keep = !focus, drop = 0;
-			uint32_t j;
-
-			for (j = 0; j <= w->n - w->k; j++) {
-				const struct locinfo *li = &b.li[ws_frame(w, j)->id - 1];
-
-				if (li->uninteresting)
-					continue;
-				keep |= li->focus;
-				drop |= li->ignore;
-			}
-			if (!keep)
-				continue;
-			r->focus_total = sat_add(r->focus_total, w->count);
-			if (drop)
-				continue;
-		} else {
-			r->focus_total = sat_add(r->focus_total, w->count);
-		}
 		if (o->interrupt && *o->interrupt && !(i & 0xffff)) {
 			err_set(e, "interrupted");
 			goto out;
