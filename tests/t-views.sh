@@ -14,7 +14,8 @@
 # 2. The flame graph: a well-formed SVG with nothing from outside, whose
 #    hottest functions' frames are as wide as their share of go tool pprof's
 #    total; Debian's chromium opens it headless, runs its script (zoom and
-#    search, asked for in the address) and takes a screenshot.
+#    search, asked for in the address) and takes a screenshot; librsvg
+#    (what image viewers use) draws it.
 # 3. Options: single-dash spellings equal double-dash ones and no prefix
 #    shadows an exact name; --help and the man page describe every view.
 # 4. The prompt: traces, tree, peek RE, tags and flame equal the command
@@ -28,7 +29,7 @@ W=$TEST_TMP/views
 mkdir -p "$W"
 VIEWS=$TOP/tests/views.py
 
-require --libprofiler python3 gcc chromium || exit 1
+require --libprofiler python3 gcc chromium rsvg-convert || exit 1
 
 # compare NAME VIEW PROFILE_OURS PROFILE_GO OPTS...: our --VIEW and Go's
 # -VIEW with OPTS (written once, single-dash, for both) agree.
@@ -190,6 +191,9 @@ EOF
 	fi
 	chrome --screenshot="$W/flame.png" --window-size=1240,400 "file://$W/prog.svg" >/dev/null
 	check "chromium takes a screenshot of it" test -s "$W/flame.png"
+	# What image viewers use (librsvg): the static drawing, without the script.
+	check "librsvg (image viewers) draws it" bash -c \
+		"rsvg-convert -o '$W/flame-rsvg.png' '$W/prog.svg' 2>'$W/rsvg.err' && test -s '$W/flame-rsvg.png' && ! test -s '$W/rsvg.err'"
 fi
 if have go && [ -s "$W/go/cpu.pb.gz" ]; then
 	run_pprof --flame "$W/go/cpu.pb.gz"
