@@ -34,19 +34,21 @@ require --libprofiler python3 gcc chromium rsvg-convert || exit 1
 # compare NAME VIEW PROFILE_OURS PROFILE_GO OPTS...: our --VIEW and Go's
 # -VIEW with OPTS (written once, single-dash, for both) agree.
 compare() {
-	local name=$1 view=$2 ours=$3 theirs=$4 arg=
+	local name=$1 view=$2 ours=$3 theirs=$4 arg= opts
 	shift 4
+	opts="$*"
+	opts=${opts//$W\//}
 	case $view in peek=*) arg=${view#peek=}; view=peek ;; esac
 	timeout 60 "$PPROF" "-$view${arg:+=$arg}" "$@" $ours >"$W/ours.txt" 2>"$W/ours.err"
 	local rc=$?
 	go tool pprof "-$view${arg:+=$arg}" "$@" "$theirs" >"$W/go.txt" 2>"$W/go.err"
 	if [ "$rc" -ne 0 ]; then
-		not_ok "$name: --$view $* runs (status $rc)"
+		not_ok "$name: --$view $opts runs (status $rc)"
 		show "$W/ours.err" 5
 	elif python3 "$VIEWS" compare "$view" "$W/ours.txt" "$W/go.txt" >"$W/cmp.log"; then
-		ok "$name: --$view $* equals go tool pprof's"
+		ok "$name: --$view $opts equals go tool pprof's"
 	else
-		not_ok "$name: --$view $* equals go tool pprof's"
+		not_ok "$name: --$view $opts equals go tool pprof's"
 		cat "$W/cmp.log"
 		show "$W/go.err" 3 go
 	fi
@@ -111,15 +113,15 @@ else
 		compare "go $p" traces "$W/go/$p.pb.gz" "$W/go/$p.pb.gz"
 		compare "go $p" tree "$W/go/$p.pb.gz" "$W/go/$p.pb.gz"
 	done
-	compare "go heap" tags "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz"
-	compare "go heap" tags "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -tagfocus=bytes=1kb:64kb
-	compare "go heap" tree "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -tagignore=:2kb
-	compare "go heap" tree "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -noinlines -sample_index=0
-	compare "go heap" peek=Lock "$W/go/block.pb.gz" "$W/go/block.pb.gz" -show='sync|main'
+	compare "go allocs" tags "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz"
+	compare "go allocs" tags "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -tagfocus=bytes=1kb:64kb
+	compare "go allocs" tree "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -tagignore=:2kb
+	compare "go allocs" tree "$W/go/allocs.pb.gz" "$W/go/allocs.pb.gz" -noinlines -sample_index=0
+	compare "go block" peek=Lock "$W/go/block.pb.gz" "$W/go/block.pb.gz" -show='sync|main'
 	# --diff_base: percentages of the base, Go's pprof::base mark on its
 	# samples.  The base: part of the profile, through our --proto.
 	"$PPROF" --proto --focus='burnA|func3' "$C" >"$W/base.pb.gz" 2>/dev/null
-	for v in tree traces tags peek=burnB; do
+	for v in tree traces tags peek=burnB text; do
 		compare "go diff_base" "$v" "$C" "$C" -diff_base="$W/base.pb.gz"
 	done
 	if [ -n "$GP" ]; then

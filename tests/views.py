@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-# views.py - parses Go pprof's views (-traces, -tree, -peek, -tags) as ours
-# and go tool pprof print them, and compares the numbers.
+# views.py - parses Go pprof's views (-traces, -tree, -peek, -tags; -text for
+# its values and percentages) as ours and go tool pprof print them, and
+# compares the numbers.
 #
 #   views.py compare VIEW OURS GO       exit 0 when they agree, else prints why
 #   views.py flame SVG GO_TOP_CUM      checks frame widths against go -top -cum
@@ -112,6 +113,27 @@ def tags(text):
     return out
 
 
+def text(text):
+    """Rows: name -> (flat, flat%, cum, cum%); ours ("%.1f%%") or Go's layout."""
+    out = {}
+    for line in text.splitlines():
+        f = line.split(None, 5)
+        if len(f) == 6 and f[1].endswith("%") and f[4].endswith("%") and f[0] != "flat":
+            pc = lambda x: (float(x[:-1]), 10 ** -len(x[:-1].split(".")[-1]) / 2
+                            if "." in x else 0.5)
+            out[name(f[5])] = (number(f[0]), pc(f[1]), number(f[3]), pc(f[4]))
+    return out
+
+
+def compare_text(ours, go, bad):
+    for n in sorted(set(ours) | set(go)):
+        if n not in ours or n not in go:
+            bad.append("%s: %s" % (n, "only ours" if n in ours else "only go's"))
+            continue
+        if not all(close(a, b) for a, b in zip(ours[n], go[n])):
+            bad.append("%s: %s, go %s" % (n, [x[0] for x in ours[n]], [x[0] for x in go[n]]))
+
+
 def close(a, b):
     return abs(a[0] - b[0]) <= a[1] + b[1] + 1e-9
 
@@ -158,13 +180,13 @@ def compare_tags(ours, go, bad):
 
 
 def compare(view, ours_file, go_file):
-    parse = {"traces": traces, "tree": tree, "peek": tree, "tags": tags}[view]
+    parse = {"traces": traces, "tree": tree, "peek": tree, "tags": tags, "text": text}[view]
     ours, go = parse(open(ours_file).read()), parse(open(go_file).read())
     bad = []
     if not ours or not go:
         bad.append("nothing to compare (%d ours, %d go)" % (len(ours), len(go)))
     {"traces": compare_traces, "tree": compare_tree, "peek": compare_tree,
-     "tags": compare_tags}[view](ours, go, bad)
+     "tags": compare_tags, "text": compare_text}[view](ours, go, bad)
     for b in bad[:12]:
         print("    " + b)
     return 1 if bad else 0
