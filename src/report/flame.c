@@ -237,7 +237,7 @@ static void fit(struct strbuf *sb, const char *name, double w)
 static void write_frame(FILE *out, struct flame *f, uint32_t n, double x, double w, int d)
 {
 	struct strbuf *sb = &f->sb;
-	char name[512], fill[32], v[80];
+	char name[VIEW_NAME_MAX], fill[32], v[80];
 	const char *nm = frame_name(f, n, name, sizeof(name));
 	double y = FG_TOP + (double)(f->depth - d) * FG_ROW;
 	int64_t total = f->node[0].v;
@@ -262,7 +262,7 @@ static void write_frame(FILE *out, struct flame *f, uint32_t n, double x, double
 static int cmp_child(const void *a, const void *b, void *arg)
 {
 	const struct flame *f = arg;
-	char ba[512], bb[512];
+	char ba[VIEW_NAME_MAX], bb[VIEW_NAME_MAX];
 
 	return strcmp(frame_name(f, *(const uint32_t *)a, ba, sizeof(ba)),
 		      frame_name(f, *(const uint32_t *)b, bb, sizeof(bb)));

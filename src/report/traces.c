@@ -76,7 +76,7 @@ static int traces_write(FILE *out, const struct profile *p, const struct report_
 	view_header(out, p, o);
 	for (i = 0; i < r.nstack; i++) {
 		const struct rstack *s = &r.stack[i];
-		char v[48], name[512];
+		char v[48], name[VIEW_NAME_MAX];
 		uint32_t j;
 
 		/* Go pprof's merge of its inputs drops samples whose values are all zero. */

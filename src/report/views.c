@@ -18,13 +18,15 @@ const char *view_name(const struct entry *e, const struct report_options *o, cha
 const char *view_go_name(const struct entry *e, const struct report_options *o, char *buf,
 			 size_t n)
 {
-	char tmp[1024];
-	const char *nm = view_name(e, o, tmp, sizeof(tmp)), *at = strstr(nm, " (inline)");
+	const char *nm = view_name(e, o, buf, n), *at = strstr(nm, " (inline)");
+	char *moved;
 
-	if (at && at[9])
-		snprintf(buf, n, "%.*s%s (inline)", (int)(at - nm), nm, at + 9);
-	else
-		snprintf(buf, n, "%s", nm);
+	if (!at || !at[9])
+		return nm;
+	moved = xmalloc(strlen(nm) + 1);
+	sprintf(moved, "%.*s%s (inline)", (int)(at - nm), nm, at + 9);
+	snprintf(buf, n, "%s", moved);
+	free(moved);
 	return buf;
 }
 
@@ -150,7 +152,7 @@ static uint8_t *name_nodes(struct vgraph *g, const struct report_options *o)
 
 	htab_init(&by_name, r->nentry * 2);
 	for (i = 0; i < r->nentry; i++) {
-		char buf[1024], *at;
+		char buf[VIEW_NAME_MAX], *at;
 		const char *nm = view_name(&r->entry[i], o, buf, sizeof(buf));
 		uint64_t h;
 		size_t len;

@@ -8,7 +8,10 @@
 #include "htab.h"
 #include "report.h"
 
-/* The name a report prints for an entry (as --text prints it). */
+/* Room for a name: keys are used as they are, only composed names are cut to it. */
+#define VIEW_NAME_MAX 4096
+
+/* The name a report prints for an entry (as --text prints it); buf holds composed ones. */
 const char *view_name(const struct entry *e, const struct report_options *o, char *buf, size_t n);
 
 /* The same as Go pprof prints it: " (inline)" at the end ("f file:line (inline)"). */
