@@ -77,7 +77,7 @@ const struct option option_table[] = {
 	{ "tagignore", OPT_STRING, ROFF(tagignore), NULL, 0, "[KEY=]RE|RANGE", NULL, OPT_SETTING,
 	  "Drop samples with a label matching, as --tagfocus selects them", check_tagfilter },
 	{ "nodecount", OPT_INT, ROFF(nodecount), NULL, 0, "N", "80", OPT_SETTING,
-	  "Show at most N nodes in graphs" },
+	  "Show at most N nodes in graphs and --tree; given, at most N rows of text" },
 	{ "nodefraction", OPT_DOUBLE, ROFF(nodefraction), NULL, 0, "F", "0.005", OPT_SETTING,
 	  "Hide graph nodes below F of the total" },
 	{ "edgefraction", OPT_DOUBLE, ROFF(edgefraction), NULL, 0, "F", "0.001", OPT_SETTING,
