@@ -20,6 +20,7 @@ struct options {
 	int granularity_set;     /* a granularity flag was given */
 	const char *base;
 	int drop_negative;
+	const char *diff_base;    /* --diff_base: Go pprof's base, negated and marked */
 	const char *lib_prefix;
 	const char *sample_index; /* which sample value to report: a type name or a number */
 	size_t max_input;         /* --max_input: bytes a compressed profile may inflate to */

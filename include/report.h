@@ -16,6 +16,8 @@ enum granularity {
 	GRAN_LINES,
 	GRAN_ADDRESSES,
 	GRAN_FILES,
+	/* Go pprof's filefunctions: one entry per function and source file. */
+	GRAN_FILEFUNCTIONS,
 	/* Raw addresses, one entry per location, no inline levels (--list, --disasm). */
 	GRAN_PCS,
 };
@@ -99,6 +101,17 @@ struct report_options {
 	value_style_fn *style;   /* report_default_style */
 	report_header_fn *header; /* none */
 	const char *unit;        /* --unit: Go pprof's output unit, or NULL */
+	/*
+	 * Go pprof's filters (gofilter.c), NULL when unset: frames whose
+	 * function name or file matches hide are taken out, show keeps only
+	 * matching ones, show_from drops the callers of the outermost match,
+	 * prune_from the callees of the innermost; tagfocus and tagignore
+	 * select samples by label ("KEY=RE,RE", "RE", numeric ranges).
+	 */
+	const char *hide, *show, *show_from, *prune_from;
+	const char *tagfocus, *tagignore;
+	int noinlines;           /* --noinlines: inlined frames count as their caller */
+	int nodecount_set;       /* --nodecount was given: text reports show that many rows */
 };
 
 /*
@@ -139,6 +152,7 @@ struct rstack {
 	int64_t count;
 	uint32_t *chain;
 	uint32_t nchain;
+	const struct sample *sample; /* the sample it came from (its labels) */
 };
 
 /*
@@ -157,6 +171,13 @@ struct report {
 	size_t nstack, cap_stack;
 	struct value_style style; /* how values print (report_value) */
 	struct entry_index *index;
+	/*
+	 * Go pprof's percentage base: the sum of |value| of all samples before
+	 * any filter, or of the --diff_base samples alone when there are any
+	 * (then also total and local_total).
+	 */
+	int64_t go_total;
+	int diff;               /* the profile holds --diff_base samples */
 };
 
 /* Runs pprof's pipeline on a symbolized profile; p is not modified. */
@@ -214,6 +235,10 @@ struct report_format {
 		     struct err *e);
 	/* Shows the report in a viewer instead: nothing goes to stdout or -o. */
 	int viewer;
+	/* At the prompt: prints to the terminal (views), rather than writing a file. */
+	int terminal;
+	/* The extension of the prompt's files ("svg"), when not the name. */
+	const char *ext;
 };
 
 /* The default format (text.c); the others are known by the table alone. */

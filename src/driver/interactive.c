@@ -91,6 +91,11 @@ static const struct {
 	{ "web", "[FOCUS] [-IGNORE]...", "Show the call graph in a web browser" },
 	{ "dot", "[FOCUS] [-IGNORE]... [>FILE]",
 	  "Write the call graph to FILE (pprof.N.dot); also pdf, ps, svg, png, gif" },
+	{ "traces", "[FOCUS] [-IGNORE]...", "Show every sample's stack with its value and labels" },
+	{ "tree", "[FOCUS] [-IGNORE]...", "Show each entry with its callers and callees" },
+	{ "peek", "REGEX [-IGNORE]...", "Show the entries matching REGEX with their callers and callees" },
+	{ "tags", "[FOCUS] [-IGNORE]...", "Show the label keys and values with their totals" },
+	{ "flame", "[FOCUS] [-IGNORE]... [>FILE]", "Write a flame graph to FILE (pprof.N.svg)" },
 	{ "options", "", "Show the session's settings (also: o)" },
 	{ "help", "[COMMAND]", "Show this help, or one command's" },
 	{ "quit", "", "Leave pprof (also: exit, q, end of input)" },
@@ -140,6 +145,7 @@ static void help(const char *cmd)
 static void show_options(const struct session *s)
 {
 	size_t i;
+	int any = 0;
 
 	for (i = 0; i < noption_table; i++) {
 		char v[256];
@@ -148,6 +154,19 @@ static void show_options(const struct session *s)
 			continue;
 		options_format(&s->set, &option_table[i], v, sizeof(v));
 		printf("%-14s = %s\n", option_table[i].name, v);
+	}
+	/* Go pprof's "Active filters": the settings that select samples or frames. */
+	for (i = 0; i < noption_table; i++) {
+		static const char filters[] =
+			" focus ignore hide show show_from prune_from tagfocus tagignore ";
+		char name[64], v[256];
+
+		snprintf(name, sizeof(name), " %s ", option_table[i].name);
+		if (!strstr(filters, name))
+			continue;
+		options_format(&s->set, &option_table[i], v, sizeof(v));
+		if (*v)
+			printf("%s   %s=%s\n", any++ ? "" : "Active filters:\n", option_table[i].name, v);
 	}
 }
 
@@ -321,13 +340,14 @@ static int cmd_format(struct session *s, const struct report_format *fmt, char *
 	if (check_regexes(routine ? NULL : a.focus.buf, a.ignore.buf) < 0 ||
 	    (routine && check_regexes(a.focus.buf, NULL) < 0))
 		goto done;
-	if (!print_header(s, &ro, ro.focus, ro.ignore))
+	/* Views print their own header, to the terminal unless >FILE says otherwise. */
+	if (!fmt->terminal && !print_header(s, &ro, ro.focus, ro.ignore))
 		goto done;
-	if (!routine && !fmt->viewer) {
+	if ((!routine && !fmt->viewer && !fmt->terminal) || a.file) {
 		if (a.file)
 			sb_adds(&path, a.file);
 		else
-			sb_addf(&path, "pprof.%u.%s", ++s->next_file, fmt->name);
+			sb_addf(&path, "pprof.%u.%s", ++s->next_file, fmt->ext ? fmt->ext : fmt->name);
 	}
 	if (output_open(&out, path.len ? path.buf : NULL, &e) < 0) {
 		fprintf(stderr, "%s\n", e.msg);

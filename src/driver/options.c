@@ -21,14 +21,33 @@ static int check_unit(const char *v, struct err *e)
 	return 0;
 }
 
+/* Go pprof's tag filters: KEY=VALUE or VALUE, VALUE a numeric range or regexes separated by commas. */
+static int check_tagfilter(const char *v, struct err *e)
+{
+	const char *eq = strchr(v, '=');
+	char *copy = xstrdup(eq ? eq + 1 : v), *save = NULL, *tok;
+	int ret = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		struct regex *re = regex_compile(tok, "tag filter", e);
+
+		if (!re)
+			ret = -1;
+		regex_free(re);
+	}
+	free(copy);
+	return ret;
+}
+
 static const char *const symbolizers[] = { "local", "none", NULL };
 
-static const char *const granularities[] = { "functions", "lines", "addresses", "files", NULL };
+static const char *const granularities[] = { "functions", "lines", "addresses", "files",
+					     "filefunctions", NULL };
 
 const struct option option_table[] = {
 	{ "granularity", OPT_CHOICE, ROFF(granularity), granularities, 0,
 	  "G", "functions", OPT_SETTING,
-	  "Report entries per G: functions, lines, addresses or files" },
+	  "Report entries per G: functions, lines, addresses, files or filefunctions" },
 	{ "functions", OPT_PICK, ROFF(granularity), NULL, GRAN_FUNCTIONS, NULL, NULL,
 	  OPT_PROMPT_WORD, "Report at function level (default)" },
 	{ "lines", OPT_PICK, ROFF(granularity), NULL, GRAN_LINES, NULL, NULL, OPT_PROMPT_WORD,
@@ -37,14 +56,31 @@ const struct option option_table[] = {
 	  OPT_PROMPT_WORD, "Report at address level" },
 	{ "files", OPT_PICK, ROFF(granularity), NULL, GRAN_FILES, NULL, NULL, OPT_PROMPT_WORD,
 	  "Report at source file level" },
+	{ "filefunctions", OPT_PICK, ROFF(granularity), NULL, GRAN_FILEFUNCTIONS, NULL, NULL,
+	  OPT_PROMPT_WORD, "Report at function and source file level (Go pprof's)" },
+	{ "noinlines", OPT_BOOL, ROFF(noinlines), NULL, 0, NULL, "false", OPT_SETTING,
+	  "Charge inlined functions to the function they are inlined into" },
 	{ "cum", OPT_BOOL, ROFF(cum), NULL, 0, NULL, "false", OPT_SETTING,
 	  "Sort by cumulative data" },
 	{ "focus", OPT_REGEX, ROFF(focus), NULL, 0, "REGEX", NULL, OPT_SETTING,
 	  "Focus on stacks with an entry matching REGEX" },
 	{ "ignore", OPT_REGEX, ROFF(ignore), NULL, 0, "REGEX", NULL, OPT_SETTING,
 	  "Ignore stacks with an entry matching REGEX" },
+	{ "hide", OPT_REGEX, ROFF(hide), NULL, 0, "REGEX", NULL, OPT_SETTING,
+	  "Take frames whose function or file matches REGEX out of every stack" },
+	{ "show", OPT_REGEX, ROFF(show), NULL, 0, "REGEX", NULL, OPT_SETTING,
+	  "Keep only the frames whose function or file matches REGEX" },
+	{ "show_from", OPT_REGEX, ROFF(show_from), NULL, 0, "REGEX", NULL, OPT_SETTING,
+	  "Drop the callers of the outermost frame matching REGEX, and stacks without one" },
+	{ "prune_from", OPT_REGEX, ROFF(prune_from), NULL, 0, "REGEX", NULL, OPT_SETTING,
+	  "Drop the callees of the innermost frame matching REGEX" },
+	{ "tagfocus", OPT_STRING, ROFF(tagfocus), NULL, 0, "[KEY=]RE|RANGE", NULL, OPT_SETTING,
+	  "Keep samples with a label matching: KEY=RE,RE..., RE (on key:value), or a numeric "
+	  "range such as 64kb, 1ms:10ms, 4mb:", check_tagfilter },
+	{ "tagignore", OPT_STRING, ROFF(tagignore), NULL, 0, "[KEY=]RE|RANGE", NULL, OPT_SETTING,
+	  "Drop samples with a label matching, as --tagfocus selects them", check_tagfilter },
 	{ "nodecount", OPT_INT, ROFF(nodecount), NULL, 0, "N", "80", OPT_SETTING,
-	  "Show at most N nodes in graphs" },
+	  "Show at most N nodes in graphs and --tree; given, at most N rows of text" },
 	{ "nodefraction", OPT_DOUBLE, ROFF(nodefraction), NULL, 0, "F", "0.005", OPT_SETTING,
 	  "Hide graph nodes below F of the total" },
 	{ "edgefraction", OPT_DOUBLE, ROFF(edgefraction), NULL, 0, "F", "0.001", OPT_SETTING,
@@ -55,6 +91,8 @@ const struct option option_table[] = {
 	  "Subtract the profile FILE" },
 	{ "drop_negative", OPT_BOOL, OFF(drop_negative), NULL, 0, NULL, "false", 0,
 	  "With --base, drop entries that become negative" },
+	{ "diff_base", OPT_STRING, OFF(diff_base), NULL, 0, "FILE", NULL, 0,
+	  "Subtract the profile FILE, percentages relative to it (Go pprof's)" },
 	{ "lib_prefix", OPT_STRING, OFF(lib_prefix), NULL, 0, "DIRS", NULL, 0,
 	  "Comma-separated directories to look for libraries under" },
 	{ "sample_index", OPT_STRING, OFF(sample_index), NULL, 0, "NAME", NULL, 0,
@@ -116,6 +154,7 @@ void options_init(struct options *o)
 	for (i = 0; i < noption_table; i++)
 		if (option_table[i].def && options_set(o, &option_table[i], option_table[i].def, &e) < 0)
 			BUG("a default in the option table does not parse");
+	o->report.nodecount_set = 0;
 }
 
 static int parse_bool(const char *v, int *out)
@@ -138,6 +177,9 @@ int options_set(struct options *o, const struct option *opt, const char *v, stru
 	char *end;
 	size_t i;
 
+	/* Text reports follow --nodecount only when it is given (Go pprof's). */
+	if (opt->offset == ROFF(nodecount))
+		o->report.nodecount_set = 1;
 	switch (opt->kind) {
 	case OPT_BOOL:
 		if (parse_bool(v, field(o, opt)) < 0)

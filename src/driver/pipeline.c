@@ -57,6 +57,32 @@ static struct profile *load_more(const struct options *o, struct fetcher *f, con
 }
 
 /*
+ * Go pprof's --diff_base: the base's samples enter negated and labelled
+ * pprof::base=true, which makes reports take their total as the base of
+ * percentages.
+ */
+static void add_diff_base(struct profile *p, struct profile *base)
+{
+	const char *key = profile_intern(base, "pprof::base"), *yes = profile_intern(base, "true");
+	size_t i;
+
+	for (i = 0; i < base->nsample; i++) {
+		struct sample *s = base->sample[i];
+		struct label *l = arena_alloc(&base->sample_arena, (s->nlabel + 1) * sizeof(*l));
+
+		if (s->nlabel)
+			memcpy(l, s->label, s->nlabel * sizeof(*l));
+		l[s->nlabel].key = key;
+		l[s->nlabel].str = yes;
+		l[s->nlabel].num = 0;
+		l[s->nlabel].num_unit = profile_intern(base, "");
+		s->label = l;
+		s->nlabel++;
+	}
+	profile_merge(p, base, -1);
+}
+
+/*
  * Reads the profiles, the last one first as gperftools pprof does (its
  * mapped-object list is the one used), adding the others and subtracting
  * the base.  *rd is the reader of the last one, whose hooks apply.
@@ -80,6 +106,12 @@ static struct profile *load_profiles(const struct options *o, struct fetcher *f,
 		if (!(q = load_more(o, f, program, o->base, p, files[n - 1], e)))
 			goto fail;
 		profile_subtract(p, q, o->drop_negative);
+		profile_free(q);
+	}
+	if (o->diff_base) {
+		if (!(q = load_more(o, f, program, o->diff_base, p, files[n - 1], e)))
+			goto fail;
+		add_diff_base(p, q);
 		profile_free(q);
 	}
 	return p;
@@ -180,6 +212,9 @@ static const char *output_is_input(const struct options *o)
 			return o->args[i];
 	if (o->base && stat(o->base, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
 		return o->base;
+	if (o->diff_base && stat(o->diff_base, &in) == 0 && in.st_dev == out.st_dev &&
+	    in.st_ino == out.st_ino)
+		return o->diff_base;
 	return NULL;
 }
 
@@ -223,6 +258,10 @@ int pipeline_run(const struct options *o)
 
 	if (nfiles == 0) {
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
+		return 2;
+	}
+	if (o->base && o->diff_base) {
+		fprintf(stderr, "pprof: --base and --diff_base cannot be combined\n");
 		return 2;
 	}
 	if ((program = output_is_input(o))) {

@@ -12,6 +12,9 @@ extern const struct report_format report_list_format, report_disasm_format;
 extern const struct report_format report_gv_format, report_evince_format, report_web_format;
 /* proto.c: the profile itself, as gzip-compressed profile.proto. */
 extern const struct report_format report_proto_format;
+/* Go pprof's views: traces.c, tree.c (tree, peek), tags.c, flame.c; text.c's top. */
+extern const struct report_format report_traces_format, report_tree_format, report_peek_format,
+	report_tags_format, report_flame_format, report_top_format;
 
 /* The order of --help and of prefix matching's ties. */
 const struct report_format *const report_formats[] = {
@@ -28,6 +31,12 @@ const struct report_format *const report_formats[] = {
 	&report_gif_format,
 	&report_png_format,
 	&report_proto_format,
+	&report_top_format,
+	&report_traces_format,
+	&report_tree_format,
+	&report_peek_format,
+	&report_tags_format,
+	&report_flame_format,
 	NULL,
 };
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gofilter.h"
 #include "htab.h"
 #include "names.h"
 #include "regex.h"
@@ -60,6 +61,9 @@ struct builder {
 	struct location **copied; /* out's location of each of p's, by id - 1 */
 	struct label *labels;
 	size_t cap_labels;
+	struct gofilter *gf;    /* Go pprof's filters, NULL when none is set */
+	struct line *lines;     /* copy_stack: the levels a location keeps */
+	size_t cap_lines;
 };
 
 static const char *intern(struct builder *b, const char *s)
@@ -285,12 +289,14 @@ static uint32_t address_entry(struct builder *b, const struct location *loc)
 	return entry_for(b, a, display);
 }
 
-/* The entry of one triple at the granularity (pprof's TranslateStack). */
-static uint32_t triple_entry(struct builder *b, const struct location *loc, int j)
+/*
+ * The entry of one triple at the granularity (pprof's TranslateStack);
+ * inl: an inner level, inlined into the next one out.
+ */
+static uint32_t triple_entry(struct builder *b, const struct location *loc, int j, int inl)
 {
 	const struct fninfo *fi = loc->nline ? &b->fi[triple_line(loc, j)->function->id - 1] : NULL;
 	const char *func = fi ? (fi->over ? fi->over : fi->shrt) : triple_short(b, loc, j);
-	int inl = j > 0;
 	const char *fl;
 	char a[32];
 
@@ -337,6 +343,14 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 		else
 			sb_adds(&b->sb, func);
 		break;
+	case GRAN_FILEFUNCTIONS:
+		if (!strcmp(func, "??") && !strcmp(fl, "??:0"))
+			return address_entry(b, loc);
+		sb_adds(&b->sb, func);
+		/* Go names these "function file": the file without its line. */
+		if (loc->nline && triple_line(loc, j)->function->filename[0])
+			sb_addf(&b->sb, " %s", triple_line(loc, j)->function->filename);
+		break;
 	case GRAN_FILES:
 		if (!strcmp(fl, "??:0") || !fl[0]) {
 			return address_entry(b, loc);
@@ -369,7 +383,8 @@ static void build_keys(struct builder *b)
 		int j;
 
 		li->key_off = (uint32_t)b->nkeys;
-		if (li->uninteresting || (b->addr_digits == 16 && loc->address > 0x7fffffffffffffffULL))
+		if (li->uninteresting || (b->addr_digits == 16 && loc->address > 0x7fffffffffffffffULL) ||
+		    (gofilter_flags(b->gf, loc) & GF_HIDDEN))
 			continue;
 		if (b->o->granularity == GRAN_PCS) {
 			uint32_t k = entry_for(b, addr_string(b, loc->address), NULL);
@@ -381,8 +396,16 @@ static void build_keys(struct builder *b)
 			continue;
 		}
 		GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
-		for (j = ntriples(loc) - 1; j >= 0; j--)
-			b->keys[b->nkeys++] = triple_entry(b, loc, j);
+		/* Levels Go's filters took out are not there; the outermost left is the call. */
+		for (j = ntriples(loc) - 1; j >= 0; j--) {
+			int k;
+
+			if (!gofilter_keeps(b->gf, loc, ntriples(loc) - 1 - j))
+				continue;
+			for (k = j - 1; k >= 0 && !gofilter_keeps(b->gf, loc, ntriples(loc) - 1 - k); k--)
+				;
+			b->keys[b->nkeys++] = triple_entry(b, loc, j, k >= 0);
+		}
 		li->nkey = (uint32_t)(b->nkeys - li->key_off);
 	}
 }
@@ -440,6 +463,7 @@ struct wstack {
 	const struct sample *s;
 	struct location *const *loc;
 	uint32_t n, k;
+	uint32_t lo, hi;        /* the frames kept: --prune_from and --show_from cut the rest */
 	int64_t count;
 };
 
@@ -491,7 +515,7 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 	struct report *r = b->r;
 	uint32_t j, np = 0, nc = 0;
 
-	for (j = 0; j <= w->n - w->k; j++) {
+	for (j = w->lo; j <= w->hi; j++) {
 		const struct locinfo *li = &b->li[ws_frame(w, j)->id - 1];
 		const uint32_t *k = b->keys + li->key_off, *end = k + li->nkey;
 
@@ -523,7 +547,84 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 		rs->entry = arena_memdup(&r->arena, path, np * sizeof(*path));
 		rs->nchain = nc;
 		rs->chain = arena_memdup(&r->arena, b->chain, nc * sizeof(*b->chain));
+		rs->sample = w->s;
 	}
+}
+
+/* A copy d of location l keeps only the levels Go's filters left. */
+static void keep_levels(struct builder *b, struct location *d, const struct location *l)
+{
+	uint32_t i, n = 0;
+
+	if (!b->gf || !l->nline)
+		return;
+	GROW(b->lines, b->cap_lines, d->nline);
+	for (i = 0; i < d->nline; i++)
+		if (gofilter_keeps(b->gf, l, (int)i))
+			b->lines[n++] = d->line[i];
+	if (n != d->nline)
+		profile_set_lines(b->out, d, b->lines, n);
+}
+
+/*
+ * Go's filters on one stack: the sample's labels, --show_from (callers of
+ * the outermost match go; no match, no stack), --prune_from (callees of
+ * the innermost match go).  Sets w->lo and w->hi; 0 when nothing is left.
+ */
+static int cut_stack(struct builder *b, struct wstack *w)
+{
+	int64_t top = -1, bottom = -1, any = 0;
+	uint32_t j;
+
+	w->lo = 0;
+	w->hi = w->n - w->k;
+	if (!b->gf)
+		return 1;
+	if (!gofilter_sample(b->gf, w->s))
+		return 0;
+	for (j = 0; j <= w->n - w->k; j++) {
+		const struct location *l = ws_frame(w, j);
+		unsigned fl = gofilter_flags(b->gf, l);
+
+		if ((fl & GF_HIDDEN) || b->li[l->id - 1].uninteresting)
+			continue;
+		any = 1;
+		if (fl & GF_SHOW_FROM)
+			top = j;
+		if ((fl & GF_PRUNE_FROM) && bottom < 0)
+			bottom = j;
+	}
+	if (!any || (b->gf->show_from && top < 0))
+		return 0;
+	if (top >= 0)
+		w->hi = (uint32_t)top;
+	if (bottom >= 0 && bottom <= w->hi)
+		w->lo = (uint32_t)bottom;
+	return 1;
+}
+
+/*
+ * --focus and --ignore on one stack (judged by its frames before Go's
+ * filters took any out): whether it stays.  focus_total counts what
+ * --focus kept.
+ */
+static int focus_ignore(struct builder *b, const struct wstack *w, int focus, int ignore)
+{
+	int keep = !focus, drop = 0;
+	uint32_t j;
+
+	for (j = 0; (focus || ignore) && j <= w->n - w->k; j++) {
+		const struct locinfo *li = &b->li[ws_frame(w, j)->id - 1];
+
+		if (li->uninteresting)
+			continue;
+		keep |= li->focus;
+		drop |= li->ignore;
+	}
+	if (!keep)
+		return 0;
+	b->r->focus_total = sat_add(b->r->focus_total, w->count);
+	return !drop;
 }
 
 /* report_profile: the stack as reports see it, as a sample of b->out. */
@@ -534,17 +635,18 @@ static void copy_stack(struct builder *b, const struct wstack *w)
 	uint32_t j, n = 0;
 
 	GROW(b->copy, b->cap_copy, w->n - w->k + 2);
-	for (j = 0; j <= w->n - w->k; j++) {
+	for (j = w->lo; j <= w->hi; j++) {
 		const struct location *l = ws_frame(w, j);
 		struct location *d;
 
-		if (b->li[l->id - 1].uninteresting)
+		if (b->li[l->id - 1].uninteresting || (gofilter_flags(b->gf, l) & GF_HIDDEN))
 			continue;
 		/* One location of out per location of p, even where addresses repeat. */
 		if (!(d = b->copied[l->id - 1])) {
 			d = profile_add_location(out, l->mapping ? out->mapping[l->mapping->id - 1] : NULL,
 						 l->address);
 			profile_copy_lines(out, d, l);
+			keep_levels(b, d, l);
 			d->tried = l->tried;
 			b->copied[l->id - 1] = d;
 		}
@@ -603,6 +705,31 @@ void report_default_style(const struct profile *p, int si, const struct report_o
 	}
 }
 
+/*
+ * The total (the sum of the values), and Go pprof's: the sum of their
+ * absolute values, or with --diff_base samples that of theirs alone.
+ */
+static void go_totals(const struct profile *p, int si, struct report *r)
+{
+	int64_t all = 0, base = 0;
+	size_t i;
+
+	for (i = 0; i < p->nsample; i++) {
+		const struct sample *s = p->sample[i];
+		int64_t v = s->value[si];
+
+		r->total = sat_add(r->total, v);
+		v = v < 0 ? -v : v;
+		all = sat_add(all, v);
+		if (s->nlabel && gofilter_diff_base(s)) {
+			base = sat_add(base, v);
+			r->diff = 1;
+		}
+	}
+	r->go_total = r->diff && base > 0 ? base : all;
+	r->diff = r->diff && base > 0;
+}
+
 /* report_profile: whether frame removal and the filters leave every sample as it is. */
 static int unchanged(const struct builder *b, const struct wstack *ws, size_t nws, int filtered)
 {
@@ -653,12 +780,13 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	    !(b.frames_re = regex_compile(o->frames->regex, "uninteresting frames", e)))
 		goto out;
 
-	for (i = 0; i < p->nsample; i++)
-		r->total = sat_add(r->total, p->sample[i]->value[si]);
+	go_totals(p, si, r);
 	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
 	build_fninfo(&b);
 	mark_locations(&b, focus, ignore);
+	if (gofilter_new(p, o, &b.gf, e) < 0)
+		goto out;
 	if (out)
 		b.copied = xcalloc(p->nlocation + 1, sizeof(*b.copied));
 	else {
@@ -681,7 +809,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	}
 	if (o->frames && o->frames->signal_frames)
 		remove_second_frames(&b, ws, nws);
-	if (out && unchanged(&b, ws, nws, focus || ignore)) {
+	if (out && unchanged(&b, ws, nws, focus || ignore || b.gf)) {
 		ret = 1;
 		goto out;
 	}
@@ -689,28 +817,10 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	path = xcalloc(b.nkeys + 1, sizeof(*path));
 	seen = xcalloc(r->nentry + 1, sizeof(*seen));
 	for (i = 0; i < nws; i++) {
-		const struct wstack *w = &ws[i];
+		struct wstack *w = &ws[i];
 
-		if (focus || ignore) {
-			int keep = !focus, drop = 0;
-			uint32_t j;
-
-			for (j = 0; j <= w->n - w->k; j++) {
-				const struct locinfo *li = &b.li[ws_frame(w, j)->id - 1];
-
-				if (li->uninteresting)
-					continue;
-				keep |= li->focus;
-				drop |= li->ignore;
-			}
-			if (!keep)
-				continue;
-			r->focus_total = sat_add(r->focus_total, w->count);
-			if (drop)
-				continue;
-		} else {
-			r->focus_total = sat_add(r->focus_total, w->count);
-		}
+		if (!cut_stack(&b, w) || !focus_ignore(&b, w, focus != NULL, ignore != NULL))
+			continue;
 		if (o->interrupt && *o->interrupt && !(i & 0xffff)) {
 			err_set(e, "interrupted");
 			goto out;
@@ -721,6 +831,10 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		else
 			reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
 	}
+	gofilter_warn_tags(b.gf, o);
+	/* Go pprof's --diff_base: percentages of the base. */
+	if (r->diff)
+		r->total = r->local_total = r->go_total;
 	ret = 0;
 out:
 	free(path);
@@ -733,6 +847,8 @@ out:
 	free(b.copy);
 	free(b.copied);
 	free(b.labels);
+	free(b.lines);
+	gofilter_free(b.gf);
 	sb_release(&b.sb);
 	sb_release(&b.tmp);
 	regex_free(focus);

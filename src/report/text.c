@@ -146,7 +146,8 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 		o->header(out, p, o);
 	for (i = 0; i < p->ncomment; i++)
 		fprintf(out, "%s\n", p->comment[i]);
-	report_text(out, &r, o, 0);
+	/* Go pprof's --nodecount for text: that many rows, when it is given. */
+	report_text(out, &r, o, o->nodecount_set ? o->nodecount : 0);
 	report_release(&r);
 	return 0;
 }
@@ -154,5 +155,12 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 const struct report_format report_text_format = {
 	.name = "text",
 	.help = "Generate text report",
+	.write = text_write,
+};
+
+/* Go pprof's name for the text report. */
+const struct report_format report_top_format = {
+	.name = "top",
+	.help = "Same as --text (Go pprof's -top)",
 	.write = text_write,
 };

@@ -1,0 +1,331 @@
+/* views.c - what Go pprof's views share: names, values, the header, the call graph of the stacks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+#include "util.h"
+#include "views.h"
+
+const char *view_name(const struct entry *e, const struct report_options *o, char *buf, size_t n)
+{
+	if (e->display && o->granularity == GRAN_ADDRESSES) {
+		snprintf(buf, n, "%s %s", e->key, e->display);
+		return buf;
+	}
+	return e->display ? e->display : e->key;
+}
+
+const char *view_go_name(const struct entry *e, const struct report_options *o, char *buf,
+			 size_t n)
+{
+	const char *nm = view_name(e, o, buf, n), *at = strstr(nm, " (inline)");
+	char *moved;
+
+	if (!at || !at[9])
+		return nm;
+	moved = xmalloc(strlen(nm) + 1);
+	sprintf(moved, "%.*s%s (inline)", (int)(at - nm), nm, at + 9);
+	snprintf(buf, n, "%s", moved);
+	free(moved);
+	return buf;
+}
+
+const char *view_show(const struct report_options *o)
+{
+	return o->unit ? o->unit : "minimum";
+}
+
+void view_value(const struct report *r, const char *show, int64_t v, char *buf, size_t n)
+{
+	struct report copy = *r;
+
+	copy.style.show = show;
+	report_value(&copy, v, buf, n);
+}
+
+void view_header(FILE *out, const struct profile *p, const struct report_options *o)
+{
+	const struct {
+		const char *name, *value;
+	} filters[] = {
+		{ "focus", o->focus }, { "ignore", o->ignore }, { "hide", o->hide },
+		{ "show", o->show }, { "show_from", o->show_from }, { "prune_from", o->prune_from },
+		{ "tagfocus", o->tagfocus }, { "tagignore", o->tagignore },
+	};
+	size_t i;
+	int any = 0;
+
+	if (o->header)
+		o->header(out, p, o);
+	for (i = 0; i < p->ncomment; i++)
+		fprintf(out, "%s\n", p->comment[i]);
+	for (i = 0; i < ARRAY_SIZE(filters); i++) {
+		if (!filters[i].value || !*filters[i].value)
+			continue;
+		if (!any++)
+			fprintf(out, "Active filters:\n");
+		fprintf(out, "   %s=%s\n", filters[i].name, filters[i].value);
+	}
+}
+
+static uint64_t edge_hash(uint32_t src, uint32_t dst)
+{
+	return hash_u64(((uint64_t)src << 32) | dst);
+}
+
+/* The edge src -> dst, created with weight 0 when missing. */
+static size_t edge_get(struct vgraph *g, uint32_t src, uint32_t dst)
+{
+	uint64_t h = edge_hash(src, dst);
+	size_t i;
+
+	HTAB_FIND(&g->index, h, i,
+		  g->edge[g->index.slot[i].idx - 1].src == src &&
+			  g->edge[g->index.slot[i].idx - 1].dst == dst);
+	if (g->index.slot[i].idx)
+		return g->index.slot[i].idx - 1;
+	GROW(g->edge, g->cap_edge, g->nedge + 1);
+	g->edge[g->nedge] = (struct vedge){ .src = src, .dst = dst, .inl = 1 };
+	htab_insert(&g->index, i, h, (uint32_t)++g->nedge);
+	return g->nedge - 1;
+}
+
+/* What one stack's walk needs besides the graph. */
+struct walk {
+	const uint8_t *kept;
+	const uint8_t *inl;      /* per entry: an inlined function's */
+	uint32_t *node_seen, *edge_seen;
+	size_t cap_seen;
+	uint32_t stamp;
+};
+
+/* One stack, from its root to its leaf: the nodes it passes once, its edges once. */
+static void add_stack(struct vgraph *g, const struct rstack *s, struct walk *k)
+{
+	int64_t parent = -1;
+	uint32_t i;
+	int residual = 0;
+
+	/* Go's graphs skip samples of value 0: they make no node and no edge. */
+	if (!s->count)
+		return;
+	for (i = s->nchain; i-- > 0;) {
+		uint32_t n = g->rep[s->chain[i]];
+
+		if (k->kept && !k->kept[n]) {
+			residual = 1;
+			continue;
+		}
+		if (k->node_seen[n] != k->stamp) {
+			k->node_seen[n] = k->stamp;
+			g->cum[n] = sat_add(g->cum[n], s->count);
+		}
+		if (parent >= 0 && (uint32_t)parent != n) {
+			size_t e = edge_get(g, (uint32_t)parent, n);
+
+			if (k->cap_seen < g->nedge) {
+				size_t old = k->cap_seen;
+
+				GROW(k->edge_seen, k->cap_seen, g->nedge);
+				memset(k->edge_seen + old, 0, (k->cap_seen - old) * sizeof(*k->edge_seen));
+			}
+			if (k->edge_seen[e] != k->stamp) {
+				k->edge_seen[e] = k->stamp;
+				g->edge[e].w = sat_add(g->edge[e].w, s->count);
+				g->edge[e].inl &= k->inl[s->chain[i]];
+			}
+		}
+		parent = n;
+		residual = 0;
+	}
+	if (parent >= 0 && !residual)
+		g->flat[parent] = sat_add(g->flat[parent], s->count);
+}
+
+/* Go's node names: an entry's name without "(inline)", one node per name. */
+static uint8_t *name_nodes(struct vgraph *g, const struct report_options *o)
+{
+	const struct report *r = g->r;
+	uint8_t *inl = xcalloc(r->nentry + 1, 1);
+	struct htab by_name;
+	size_t i, k;
+
+	htab_init(&by_name, r->nentry * 2);
+	for (i = 0; i < r->nentry; i++) {
+		char buf[VIEW_NAME_MAX], *at;
+		const char *nm = view_name(&r->entry[i], o, buf, sizeof(buf));
+		uint64_t h;
+		size_t len;
+
+		if ((at = strstr(nm, " (inline)"))) {
+			inl[i] = 1;
+			len = (size_t)(at - nm);
+			g->name[i] = xmalloc(strlen(nm) - 9 + 1);
+			memcpy(g->name[i], nm, len);
+			strcpy(g->name[i] + len, at + 9);
+		} else {
+			g->name[i] = xstrdup(nm);
+		}
+		h = hash_bytes(g->name[i], strlen(g->name[i]));
+		HTAB_FIND(&by_name, h, k, !strcmp(g->name[by_name.slot[k].idx - 1], g->name[i]));
+		if (by_name.slot[k].idx) {
+			g->rep[i] = by_name.slot[k].idx - 1;
+		} else {
+			g->rep[i] = (uint32_t)i;
+			htab_insert(&by_name, k, h, (uint32_t)i + 1);
+		}
+	}
+	htab_release(&by_name);
+	return inl;
+}
+
+void vgraph_build(struct vgraph *g, const struct report *r, const struct report_options *o,
+		  const uint8_t *kept)
+{
+	struct walk k = { .kept = kept };
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	g->r = r;
+	g->rep = xcalloc(r->nentry + 1, sizeof(*g->rep));
+	g->name = xcalloc(r->nentry + 1, sizeof(*g->name));
+	g->flat = xcalloc(r->nentry + 1, sizeof(*g->flat));
+	g->cum = xcalloc(r->nentry + 1, sizeof(*g->cum));
+	k.inl = name_nodes(g, o);
+	k.node_seen = xcalloc(r->nentry + 1, sizeof(*k.node_seen));
+	htab_init(&g->index, 64);
+	for (i = 0; i < r->nstack; i++) {
+		k.stamp = (uint32_t)(i + 1);
+		add_stack(g, &r->stack[i], &k);
+	}
+	g->node = xcalloc(r->nentry + 1, sizeof(*g->node));
+	for (i = 0; i < r->nentry; i++)
+		if (g->flat[i] || g->cum[i])
+			g->node[g->nnode++] = (uint32_t)i;
+	free((void *)k.inl);
+	free(k.node_seen);
+	free(k.edge_seen);
+}
+
+void vgraph_release(struct vgraph *g)
+{
+	size_t i;
+
+	for (i = 0; g->name && i < g->r->nentry; i++)
+		free(g->name[i]);
+	free(g->name);
+	free(g->rep);
+	free(g->flat);
+	free(g->cum);
+	free(g->edge);
+	htab_release(&g->index);
+	free(g->node);
+	free(g->in_off);
+	free(g->out_off);
+	free(g->in);
+	free(g->out);
+	memset(g, 0, sizeof(*g));
+}
+
+static int64_t abs64(int64_t v)
+{
+	return v < 0 ? -v : v;
+}
+
+static int cmp_names(const struct vgraph *g, uint32_t a, uint32_t b)
+{
+	return strcmp(g->name[a], g->name[b]);
+}
+
+/* What qsort_r's comparisons need. */
+struct order {
+	const struct vgraph *g;
+	int cum;
+};
+
+static int cmp_node(const void *x, const void *y, void *arg)
+{
+	const struct order *c = arg;
+	const struct vgraph *g = c->g;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int64_t va = abs64(c->cum ? g->cum[a] : g->flat[a]);
+	int64_t vb = abs64(c->cum ? g->cum[b] : g->flat[b]);
+	int d;
+
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	if ((d = cmp_names(g, a, b)))
+		return d;
+	va = abs64(c->cum ? g->flat[a] : g->cum[a]);
+	vb = abs64(c->cum ? g->flat[b] : g->cum[b]);
+	return va != vb ? (va > vb ? -1 : 1) : 0;
+}
+
+void vgraph_sort(struct vgraph *g, const struct report_options *o)
+{
+	struct order c = { g, o->cum };
+
+	if (g->nnode > 1)
+		qsort_r(g->node, g->nnode, sizeof(*g->node), cmp_node, &c);
+}
+
+void vgraph_trim_edges(struct vgraph *g, int64_t cutoff)
+{
+	size_t i, n = 0;
+
+	/*
+	 * Go trims the edges into the graph's nodes only: an edge into an
+	 * entry whose values cancelled out (--diff_base) stays.
+	 */
+	for (i = 0; i < g->nedge; i++) {
+		uint32_t d = g->edge[i].dst;
+
+		if (abs64(g->edge[i].w) >= cutoff || (!g->flat[d] && !g->cum[d]))
+			g->edge[n++] = g->edge[i];
+	}
+	g->nedge = n;
+	/* The index is stale now: links are all that is asked of the graph after trimming. */
+	htab_clear(&g->index);
+}
+
+static int cmp_edge(const void *x, const void *y, void *arg)
+{
+	const struct vgraph *g = arg;
+	const struct vedge *a = &g->edge[*(const uint32_t *)x], *b = &g->edge[*(const uint32_t *)y];
+	int d;
+
+	if (abs64(a->w) != abs64(b->w))
+		return abs64(a->w) > abs64(b->w) ? -1 : 1;
+	if ((d = cmp_names(g, a->src, b->src)))
+		return d;
+	return cmp_names(g, a->dst, b->dst);
+}
+
+/* Edge indexes grouped by node (src with by_src, else dst), each group sorted. */
+static void group_edges(struct vgraph *g, int by_src, uint32_t **off, uint32_t **list)
+{
+	size_t n = g->r->nentry, i;
+	uint32_t *fill = xcalloc(n + 1, sizeof(*fill));
+
+	*off = xcalloc(n + 2, sizeof(**off));
+	*list = xcalloc(g->nedge + 1, sizeof(**list));
+	for (i = 0; i < g->nedge; i++)
+		(*off)[(by_src ? g->edge[i].src : g->edge[i].dst) + 1]++;
+	for (i = 0; i < n; i++)
+		(*off)[i + 1] += (*off)[i];
+	for (i = 0; i < g->nedge; i++) {
+		uint32_t k = by_src ? g->edge[i].src : g->edge[i].dst;
+
+		(*list)[(*off)[k] + fill[k]++] = (uint32_t)i;
+	}
+	free(fill);
+	for (i = 0; i < n; i++)
+		if ((*off)[i + 1] - (*off)[i] > 1)
+			qsort_r(*list + (*off)[i], (*off)[i + 1] - (*off)[i], sizeof(**list), cmp_edge, g);
+}
+
+void vgraph_links(struct vgraph *g)
+{
+	group_edges(g, 0, &g->in_off, &g->in);
+	group_edges(g, 1, &g->out_off, &g->out);
+}

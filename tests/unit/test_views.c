@@ -1,0 +1,207 @@
+/* test_views.c - unit tests for Go pprof's filters in the report engine (hide, show, show_from, prune_from, tags, noinlines). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "profile.h"
+#include "profiles.h"
+#include "report.h"
+
+enum { MAIN = 0x100, A = 0x200, B = 0x300, INL = 0x400, LIB = 0x900 };
+
+/* A sample of stack addr (leaf first) with value v and one string and one numeric label. */
+static void labelled(struct profile *p, const uint64_t *addr, size_t n, int64_t v,
+		     const char *worker, int64_t bytes)
+{
+	struct location *loc[8];
+	struct label l[2] = {
+		{ profile_intern(p, "worker"), profile_intern(p, worker), 0, profile_intern(p, "") },
+		{ profile_intern(p, "bytes"), profile_intern(p, ""), bytes, profile_intern(p, "bytes") },
+	};
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		loc[i] = profile_location(p, addr[i]);
+	profile_add_sample_labels(p, loc, n, &v, l, 2);
+}
+
+/*
+ * Stacks, leaf first: a main (10, worker x, 1kB); b a main (5, y, 64kB);
+ * inl-in-b main (3, x, 2MB); lib-code b main (2, y, 512B).
+ */
+static struct profile *sample_profile(void)
+{
+	static const uint64_t am[] = { A, MAIN }, bam[] = { B, A, MAIN }, im[] = { INL, MAIN },
+			      lbm[] = { LIB, B, MAIN };
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct mapping *m;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, A, "a", 10, NULL);
+	named_location(p, B, "b", 10, NULL);
+	named_location(p, INL, "inl", 5, "b", 11, NULL);
+	m = profile_add_mapping(p, 0x800, 0xa00, 0, "/lib/libz.so", "");
+	profile_location(p, LIB)->mapping = m;
+	labelled(p, am, 2, 10, "x", 1024);
+	labelled(p, bam, 3, 5, "y", 65536);
+	labelled(p, im, 2, 3, "x", 2 << 20);
+	labelled(p, lbm, 3, 2, "y", 512);
+	return p;
+}
+
+static const struct entry *find(const struct report *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nentry; i++)
+		if (!strcmp(r->entry[i].key, key) && (r->entry[i].flat || r->entry[i].cum))
+			return &r->entry[i];
+	return NULL;
+}
+
+/* The flat and cumulative value of key after building with o; -1, -1 when absent. */
+static void values(const struct profile *p, const struct report_options *o, const char *key,
+		   int64_t *flat, int64_t *cum)
+{
+	struct report_options ro = *o;
+	struct report r;
+	struct err e;
+	const struct entry *en;
+
+	ro.quiet = 1;
+	*flat = *cum = -1;
+	if (report_build(p, &ro, &r, &e) < 0)
+		return;
+	if ((en = find(&r, key))) {
+		*flat = en->flat;
+		*cum = en->cum;
+	}
+	report_release(&r);
+}
+
+#define CHECK_VALUES(o, key, f, c)                                   \
+	do {                                                         \
+		int64_t fl_, cu_;                                    \
+		values(p, (o), (key), &fl_, &cu_);                   \
+		CHECK_EQ_INT(fl_, (f));                              \
+		CHECK_EQ_INT(cu_, (c));                              \
+	} while (0)
+
+TEST(hide_and_show)
+{
+	struct profile *p = sample_profile();
+	struct report_options o = { 0 };
+
+	/* Hiding a: b a main becomes b main. */
+	o.hide = "^a$";
+	CHECK_VALUES(&o, "a", -1, -1);
+	CHECK_VALUES(&o, "b", 5, 10);
+	CHECK_VALUES(&o, "main", 10, 20);
+	/* Hiding the inlined level leaves b in its place, no longer inline. */
+	o.hide = "inl";
+	CHECK_VALUES(&o, "b", 8, 10);
+	CHECK_VALUES(&o, "b (inline)", -1, -1);
+	/* The library's mapping matches: its code goes, b becomes the leaf. */
+	o.hide = "libz";
+	CHECK_VALUES(&o, "b", 7, 10);
+	/* show keeps matching frames only; an unnamed frame goes. */
+	o.hide = NULL;
+	o.show = "^[ab]$";
+	CHECK_VALUES(&o, "main", -1, -1);
+	CHECK_VALUES(&o, "a", 10, 15);
+	CHECK_VALUES(&o, "b", 10, 10);
+	profile_free(p);
+}
+
+TEST(show_from_and_prune_from)
+{
+	struct profile *p = sample_profile();
+	struct report_options o = { 0 };
+
+	/* Callers of a go, and stacks without a go. */
+	o.show_from = "^a$";
+	CHECK_VALUES(&o, "main", -1, -1);
+	CHECK_VALUES(&o, "a", 10, 15);
+	CHECK_VALUES(&o, "b", 5, 5);
+	/* Callees of b go: b a main and the library stack end at b. */
+	o.show_from = NULL;
+	o.prune_from = "^b$";
+	CHECK_VALUES(&o, "b", 10, 10);
+	CHECK_VALUES(&o, "a", 10, 15);
+	/* The inlined inl is inside b's location, innermost first: it goes too. */
+	CHECK_VALUES(&o, "inl (inline)", -1, -1);
+	profile_free(p);
+}
+
+TEST(noinlines)
+{
+	struct profile *p = sample_profile();
+	struct report_options o = { 0 };
+
+	CHECK_VALUES(&o, "inl (inline)", 3, 3);
+	o.noinlines = 1;
+	CHECK_VALUES(&o, "inl (inline)", -1, -1);
+	CHECK_VALUES(&o, "b", 8, 10);
+	profile_free(p);
+}
+
+TEST(tag_filters)
+{
+	struct profile *p = sample_profile();
+	struct report_options o = { 0 };
+
+	o.tagfocus = "worker=x";
+	CHECK_VALUES(&o, "main", 0, 13);
+	/* Without a key, each regex matches some "key:value" label. */
+	o.tagfocus = "worker:y";
+	CHECK_VALUES(&o, "main", 0, 7);
+	o.tagfocus = "worker:y,bytes";
+	CHECK_VALUES(&o, "main", -1, -1);
+	/* Numeric ranges, in the range's unit. */
+	o.tagfocus = "bytes=1kb:64kb";
+	CHECK_VALUES(&o, "main", 0, 15);
+	o.tagfocus = "2mb";
+	CHECK_VALUES(&o, "main", 0, 3);
+	o.tagfocus = ":1023b";
+	CHECK_VALUES(&o, "main", 0, 2);
+	o.tagfocus = NULL;
+	o.tagignore = "worker=x|y";
+	CHECK_VALUES(&o, "main", -1, -1);
+	o.tagignore = "bytes=64kb:";
+	CHECK_VALUES(&o, "main", 0, 12);
+	profile_free(p);
+}
+
+TEST(diff_base_total)
+{
+	struct profile *p = sample_profile();
+	struct label l = { profile_intern(p, "pprof::base"), profile_intern(p, "true"), 0,
+			   profile_intern(p, "") };
+	struct location *loc = profile_location(p, A);
+	struct report_options o = { 0 };
+	struct report r;
+	struct err e;
+	int64_t v = -4;
+
+	profile_add_sample_labels(p, &loc, 1, &v, &l, 1);
+	o.quiet = 1;
+	if (CHECK(report_build(p, &o, &r, &e) == 0)) {
+		/* The base's total, |-4|, is the total and the base of percentages. */
+		CHECK(r.diff);
+		CHECK_EQ_INT(r.go_total, 4);
+		CHECK_EQ_INT(r.local_total, 4);
+		CHECK_EQ_INT(find(&r, "a")->flat, 6);
+		report_release(&r);
+	}
+	profile_free(p);
+}
+
+int main(void)
+{
+	RUN(hide_and_show);
+	RUN(show_from_and_prune_from);
+	RUN(noinlines);
+	RUN(tag_filters);
+	RUN(diff_base_total);
+	return test_done();
+}
