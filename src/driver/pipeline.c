@@ -13,6 +13,7 @@
 #include "strbuf.h"
 #include "symbolize.h"
 #include "util.h"
+#include "web.h"
 
 static int same_kind(const struct profile *a, const struct profile *b)
 {
@@ -103,7 +104,7 @@ static const char **split_prefixes(const char *s, size_t *n, char **buf)
  * Without it, the profile's default sample type, else the last (Go pprof's
  * rule; readers of gperftools' formats name their first as the default).
  */
-static int find_sample_index(const struct profile *p, const char *name, struct err *e)
+int pipeline_sample_index(const struct profile *p, const char *name, struct err *e)
 {
 	struct strbuf have = STRBUF_INIT;
 	char *end;
@@ -210,6 +211,11 @@ int pipeline_run(const struct options *o)
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
 		return 2;
 	}
+	if (o->http && (o->format || o->output || o->interactive)) {
+		fprintf(stderr, "pprof: --http shows every view in the browser: no output format, -o "
+			"or --interactive with it\n");
+		return 2;
+	}
 	if ((program = output_is_input(o))) {
 		fprintf(stderr, "pprof: -o '%s' is the input '%s': refusing to overwrite it\n",
 			o->output, program);
@@ -252,13 +258,15 @@ int pipeline_run(const struct options *o)
 	ro->frames = rd->frames;
 	ro->style = rd->style;
 	ro->header = rd->header;
-	if ((ro->sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
+	if ((ro->sample_index = pipeline_sample_index(p, o->sample_index, &e)) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		status = 2;
 		goto done;
 	}
 	/* No output format and a terminal to talk to: the prompt, as pprof does. */
-	if (o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO)))
+	if (o->http)
+		status = web_run(p, &run);
+	else if (o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO)))
 		status = interactive_run(p, &run);
 	else if ((status = write_report(&run, p, ro, &e)) == 1)
 		fprintf(stderr, "pprof: %s\n", e.msg);
