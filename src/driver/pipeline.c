@@ -211,14 +211,14 @@ int pipeline_run(const struct options *o)
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
 		return 2;
 	}
-	if (o->http && (o->format || o->output || o->interactive)) {
-		fprintf(stderr, "pprof: --http shows every view in the browser: no output format, -o "
-			"or --interactive with it\n");
-		return 2;
-	}
 	if ((program = output_is_input(o))) {
 		fprintf(stderr, "pprof: -o '%s' is the input '%s': refusing to overwrite it\n",
 			o->output, program);
+		return 2;
+	}
+	if (o->http && (o->format || o->output || o->interactive)) {
+		fprintf(stderr, "pprof: --http shows every view in the browser: no output format, -o "
+			"or --interactive with it\n");
 		return 2;
 	}
 	/* A bad --list=RE is a usage error: check it before any work. */
