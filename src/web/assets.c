@@ -67,7 +67,8 @@ const char web_css[] =
 /*
  * The filter form (empty boxes are not sent), the selection and Go pprof's
  * refine actions, pan and zoom of the call graph (the SVG's own script is
- * written for a document of its own), and sorting the top table.
+ * written for a document of its own), sorting the top table, and fitting a
+ * framed document (the flame graph) to its frame.
  */
 const char web_js[] =
 	"// The pages' one script: the filter form, selecting functions for Go pprof's\n"
