@@ -302,12 +302,15 @@ static void add_nav(struct strbuf *sb, const struct page *cur, const struct quer
 	sb_adds(sb, "</span>\n</nav>\n");
 }
 
+/* A select of values; the form leaves it out of the address while it shows def. */
 static void add_select(struct strbuf *sb, const char *key, const char *label,
-		       const char *const *values, size_t n, const char *cur)
+		       const char *const *values, size_t n, const char *cur, const char *def)
 {
 	size_t i;
 
-	sb_addf(sb, "<label>%s <select name=\"%s\">", label, key);
+	sb_addf(sb, "<label>%s <select name=\"%s\" data-default=\"", label, key);
+	html_adds(sb, def);
+	sb_adds(sb, "\">");
 	for (i = 0; i < n; i++) {
 		sb_adds(sb, "<option value=\"");
 		html_adds(sb, values[i]);
@@ -324,20 +327,25 @@ static void add_selects(struct strbuf *sb, const struct web *w, const struct opt
 	const struct option *g = find_option("granularity");
 	const char **types;
 	size_t i, n = w->p->nsample_type;
-	char cur[64];
+	char cur[64], def[64];
+	struct err e;
+	int si;
 
 	if (n > 1 && find_option("sample_index")) {
 		types = xcalloc(n, sizeof(*types));
 		for (i = 0; i < n; i++)
 			types[i] = w->p->sample_type[i].type;
-		add_select(sb, "si", "Sample", types, n, types[run->report.sample_index]);
+		si = pipeline_sample_index(w->p, NULL, &e);
+		add_select(sb, "si", "Sample", types, n, types[run->report.sample_index],
+			   si >= 0 ? types[si] : "");
 		free(types);
 	}
 	if (g && g->kind == OPT_CHOICE && per_report(g)) {
 		for (n = 0; g->choices[n]; n++)
 			;
 		options_format(run, g, cur, sizeof(cur));
-		add_select(sb, "g", "Granularity", (const char *const *)g->choices, n, cur);
+		options_format(&w->defaults, g, def, sizeof(def));
+		add_select(sb, "g", "Granularity", (const char *const *)g->choices, n, cur, def);
 	}
 }
 
