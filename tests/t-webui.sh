@@ -15,6 +15,8 @@ source "$(dirname "$0")/lib.sh"
 W=$TEST_TMP/webui
 mkdir -p "$W"
 G=$TESTDATA/golden
+# Graphviz keeps some memory until exit; see the file for what is suppressed.
+export LSAN_OPTIONS="suppressions=$TOP/tests/lsan-graphviz.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 require --libprofiler python3 gcc chromium || exit 1
 
 # --- helpers -----------------------------------------------------------------
