@@ -87,8 +87,8 @@ const struct option option_table[] = {
 	{ "output", OPT_STRING, OFF(output), NULL, 0, "FILE", NULL, 0,
 	  "Write the report to FILE (-o FILE), replacing it only when complete" },
 	{ "http", OPT_STRING, OFF(http), NULL, 0, "[HOST]:PORT", NULL, 0,
-	  "Serve a web UI at http://HOST:PORT/ui/ (HOST 127.0.0.1 by default; PORT 0: a free "
-	  "one) until Ctrl-C; any other HOST exposes the profile and its source files",
+	  "Serve the web UI on HOST (127.0.0.1 unless given) and PORT (0: a free one) until "
+	  "Ctrl-C",
 	  web_check_address },
 	{ "no_browser", OPT_BOOL, OFF(no_browser), NULL, 0, NULL, "false", 0,
 	  "With --http, do not open the web UI in a browser" },
