@@ -408,7 +408,7 @@ static void add_selection_bar(struct strbuf *sb)
 }
 
 static void page_start(struct strbuf *sb, const struct web *w, const struct page *pg,
-		       const struct query *q, const struct options *run, const char *nonce)
+		       const struct query *q, const struct options *run)
 {
 	const char *prog = program_name(w);
 	const struct option *g = find_option("granularity");
@@ -416,8 +416,8 @@ static void page_start(struct strbuf *sb, const struct web *w, const struct page
 	const struct value_type *st = NULL;
 
 	if (w->p->nsample_type)
-		st = &w->p->sample_type[run ? run->report.sample_index : 0];
-	if (run && g)
+		st = &w->p->sample_type[run->report.sample_index];
+	if (g)
 		options_format(run, g, gran, sizeof(gran));
 	sb_adds(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
@@ -427,11 +427,9 @@ static void page_start(struct strbuf *sb, const struct web *w, const struct page
 	html_adds(sb, gran);
 	sb_adds(sb, "\">\n<header>\n");
 	add_nav(sb, pg, q, prog, st);
-	if (run)
-		add_form(sb, w, pg, q, run);
+	add_form(sb, w, pg, q, run);
 	add_selection_bar(sb);
 	sb_adds(sb, "</header>\n");
-	(void)nonce;
 }
 
 static void page_end(struct strbuf *sb, const char *nonce)
@@ -614,7 +612,7 @@ static void serve_page(struct web *w, const struct page *pg, int document, const
 	}
 	r->type = "text/html; charset=utf-8";
 	r->html = 1;
-	page_start(&r->body, w, pg, q, &run, r->nonce);
+	page_start(&r->body, w, pg, q, &run);
 	if (rc < 0) {
 		sb_adds(&r->body, "<main>\n");
 		add_message(&r->body, "msg", e.msg);
