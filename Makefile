@@ -7,7 +7,7 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 
-PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c libmicrohttpd
+PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c libcurl libmicrohttpd
 PKG_CONFIG ?= pkg-config
 
 CC ?= cc
@@ -62,9 +62,9 @@ $(PROTO_GEN).c $(PROTO_GEN).h &: src/proto/profile.proto
 $(PROTO_GEN).o: $(PROTO_GEN).c $(PROTO_GEN).h
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-# The codec's sources include the generated header.
-$(BUILD)/src/readers/proto.o $(BUILD)/src/report/proto.o: $(PROTO_GEN).h
-$(BUILD)/src/readers/proto.o $(BUILD)/src/report/proto.o: CPPFLAGS += -I$(BUILD)/gen
+# The reader decodes with the generated code.
+$(BUILD)/src/readers/proto.o: $(PROTO_GEN).h
+$(BUILD)/src/readers/proto.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -24,6 +24,8 @@ struct options {
 	const char *sample_index; /* which sample value to report: a type name or a number */
 	size_t max_input;         /* --max_input: bytes a compressed profile may inflate to */
 	int symbolize;            /* --symbolize: SYMBOLIZE_LOCAL or SYMBOLIZE_NONE */
+	int seconds;              /* --seconds: how long remote CPU profiles are collected */
+	int timeout;              /* --timeout: seconds a fetch may take; 0: seconds + 60 */
 	int verbose;
 	int interactive;
 	const char *output;

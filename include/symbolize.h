@@ -4,8 +4,22 @@
 
 #include <stddef.h>
 
+#include "arena.h"
 #include "err.h"
 #include "profile.h"
+#include "strbuf.h"
+
+/*
+ * A symbol server: gperftools' /pprof/symbol protocol, which Go's
+ * net/http/pprof serves too.  The symbolizer writes the request body
+ * ("0xADDR+0xADDR...") and reads the reply; post carries it there and back
+ * (the driver's HTTP client), filling reply, or returns -1 with e naming
+ * the URL.
+ */
+struct symbol_server {
+	int (*post)(void *ctx, const char *body, size_t len, struct strbuf *reply, struct err *e);
+	void *ctx;
+};
 
 struct symbolize_options {
 	/* The program named on the command line, or NULL. */
@@ -17,6 +31,11 @@ struct symbolize_options {
 	int verbose;
 	/* --no_strip_temp: short names keep template arguments. */
 	int keep_templates;
+	/*
+	 * A remote profile without PROGRAM: the server names the addresses
+	 * that no local object of a matching build id does.  NULL otherwise.
+	 */
+	const struct symbol_server *server;
 };
 
 /*
@@ -29,6 +48,46 @@ struct symbolize_options {
  * locations that already have lines are left alone.
  */
 int symbolize_profile(struct profile *p, const struct symbolize_options *o, struct err *e);
+
+/*
+ * A reply of a symbol server, parsed: lines "0xADDR NAME", where NAME may
+ * be an inline chain "OUTER--INNER" (gperftools pprof's convention), and
+ * "binary=PATH".  Other lines are ignored, as gperftools pprof ignores
+ * them; a line "---" ends the reply.  Entries ascend by address, one per
+ * address (the last line for it wins).  Names are as the server sent them
+ * (not demangled).  Everything lives in the reply's arena.
+ */
+struct symbolz_entry {
+	uint64_t address;
+	const char *name;     /* "outer--inner" */
+};
+
+struct symbolz_reply {
+	struct symbolz_entry *entry;
+	size_t n;
+	const char *binary;   /* binary=..., or NULL */
+	struct arena arena;
+};
+
+/*
+ * Parses len bytes at buf (not NUL-terminated) into r (zero it first).  A
+ * reply with a NUL byte is refused (-1, e says why); anything else parses.
+ * symbolz_release frees r, whatever the result.
+ */
+int symbolz_parse(const char *buf, size_t len, struct symbolz_reply *r, struct err *e);
+void symbolz_release(struct symbolz_reply *r);
+/* The entry for address, or NULL. */
+const struct symbolz_entry *symbolz_find(const struct symbolz_reply *r, uint64_t address);
+
+/*
+ * Names the locations of p that have no lines and were not tried by a
+ * local object, through o->server, as gperftools pprof does with
+ * /pprof/symbol: one request with every such address, names demangled, an
+ * inline chain split at "--", no file or line; an address the server does
+ * not know is named after itself ("0x" and 16 hex digits, 8 for 32-bit
+ * profiles).  -1 with e set when the server cannot be asked.
+ */
+int symbolize_remote(struct profile *p, const struct symbolize_options *o, struct err *e);
 
 /*
  * symbolize_profile for gprof data (the gmon.out reader's symbolizer; gmon

@@ -61,9 +61,14 @@ const struct option option_table[] = {
 	{ "sample_index", OPT_STRING, OFF(sample_index), NULL, 0, "NAME", NULL, 0,
 	  "Report the sample value NAME or number N (gmon.out: calls, executions)" },
 	{ "max_input", OPT_SIZE, OFF(max_input), NULL, 0, "BYTES", "1G", 0,
-	  "Refuse compressed profiles that inflate to more than BYTES (k, M, G suffixes)" },
+	  "Refuse compressed profiles that inflate to more than BYTES, and fetched ones "
+	  "larger (k, M, G suffixes)" },
 	{ "symbolize", OPT_CHOICE, OFF(symbolize), symbolizers, 0, "MODE", "local", 0,
 	  "local: name addresses from the program and its libraries; none: leave them as they are" },
+	{ "seconds", OPT_INT, OFF(seconds), NULL, 0, "N", "30", 0,
+	  "Collect remote CPU profiles (host:port/pprof/profile) for N seconds" },
+	{ "timeout", OPT_INT, OFF(timeout), NULL, 0, "N", NULL, 0,
+	  "Give up a remote fetch after N seconds [--seconds + 60; 60 for other pages]" },
 	{ "unit", OPT_STRING, ROFF(unit), NULL, 0, "UNIT", NULL, OPT_SETTING,
 	  "Show values in UNIT (ns, ms, s, B, kB, MB, ...; minimum or auto: chosen per "
 	  "report), as Go pprof does; CPU profiles then show time (samples x period)",
@@ -315,7 +320,9 @@ void options_usage(FILE *out)
 	      "symbolizes them with PROGRAM, the shared libraries they name and their\n"
 	      "debug information; and reports where the samples are: as text, call\n"
 	      "graphs, annotated source and machine code, profile.proto, or at the\n"
-	      "(pprof) prompt.  Several profiles are summed.  Options may be written\n"
+	      "(pprof) prompt.  Several profiles are summed.  A PROFILE of the form\n"
+	      "host:port[/path] or http(s)://... is fetched from a running server\n"
+	      "(gperftools' /pprof pages, Go's /debug/pprof).  Options may be written\n"
 	      "--opt=value, --opt value, or -opt, and abbreviated to a unique prefix\n"
 	      "(an exact name always wins).\n"
 	      "\n"

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fetch.h"
 #include "interactive.h"
 #include "output.h"
 #include "pipeline.h"
@@ -28,14 +29,25 @@ static int same_kind(const struct profile *a, const struct profile *b)
 	return 1;
 }
 
-/* Reads path and checks that it can be combined with p (read from first). */
-static struct profile *load_more(const struct options *o, const char *path,
-				 const struct profile *p, const char *first, struct err *e)
+/* A profile file, or a remote profile fetched (and saved) through f. */
+static int load_one(const struct options *o, struct fetcher *f, const char *program,
+		    const char *path, struct profile **out, const struct reader **rd, struct err *e)
 {
 	struct read_options ro = { .max_input = o->max_input };
+
+	if (remote_is(path))
+		return fetcher_load(f, path, program, &ro, out, rd, e);
+	return reader_load(path, &ro, out, rd, e);
+}
+
+/* Reads path and checks that it can be combined with p (read from first). */
+static struct profile *load_more(const struct options *o, struct fetcher *f, const char *program,
+				 const char *path, const struct profile *p, const char *first,
+				 struct err *e)
+{
 	struct profile *q;
 
-	if (reader_load(path, &ro, &q, NULL, e) < 0)
+	if (load_one(o, f, program, path, &q, NULL, e) < 0)
 		return NULL;
 	if (!same_kind(q, p)) {
 		err_set(e, "%s: not the same kind of profile as %s", path, first);
@@ -50,23 +62,23 @@ static struct profile *load_more(const struct options *o, const char *path,
  * mapped-object list is the one used), adding the others and subtracting
  * the base.  *rd is the reader of the last one, whose hooks apply.
  */
-static struct profile *load_profiles(const struct options *o, char **files, int n,
+static struct profile *load_profiles(const struct options *o, struct fetcher *f,
+				     const char *program, char **files, int n,
 				     const struct reader **rd, struct err *e)
 {
-	struct read_options ro = { .max_input = o->max_input };
 	struct profile *p, *q;
 	int i;
 
-	if (reader_load(files[n - 1], &ro, &p, rd, e) < 0)
+	if (load_one(o, f, program, files[n - 1], &p, rd, e) < 0)
 		return NULL;
 	for (i = 0; i < n - 1; i++) {
-		if (!(q = load_more(o, files[i], p, files[n - 1], e)))
+		if (!(q = load_more(o, f, program, files[i], p, files[n - 1], e)))
 			goto fail;
 		profile_merge(p, q, 1);
 		profile_free(q);
 	}
 	if (o->base) {
-		if (!(q = load_more(o, o->base, p, files[n - 1], e)))
+		if (!(q = load_more(o, f, program, o->base, p, files[n - 1], e)))
 			goto fail;
 		profile_subtract(p, q, o->drop_negative);
 		profile_free(q);
@@ -182,7 +194,7 @@ static const char *find_program(char ***files, int *nfiles, int *status, struct 
 	const char *program;
 
 	*status = 0;
-	if (*nfiles < 2 || reader_claims((*files)[0]))
+	if (*nfiles < 2 || remote_is((*files)[0]) || reader_claims((*files)[0]))
 		return NULL;
 	program = (*files)[0];
 	++*files;
@@ -199,6 +211,9 @@ int pipeline_run(const struct options *o)
 	struct symbolize_options so = { 0 };
 	struct report_env env = { 0 };
 	const struct reader *rd = NULL;
+	struct fetch_options fo = { o->seconds, o->timeout, o->max_input };
+	struct fetcher *fetch;
+	const char *shown_program;
 	struct profile *p = NULL;
 	struct err e = { { 0 } };
 	const char *program;
@@ -233,9 +248,16 @@ int pipeline_run(const struct options *o)
 		}
 		regex_free(re);
 	}
+	fetch = fetcher_new(&fo);
 	program = find_program(&files, &nfiles, &status, &e);
-	if (status < 0 || !(p = load_profiles(o, files, nfiles, &rd, &e))) {
+	/* A remote profile without PROGRAM: the server names the program and its addresses. */
+	shown_program = program;
+	if (status == 0 && !program && remote_is(files[nfiles - 1]) &&
+	    !(shown_program = fetcher_program(fetch, files[nfiles - 1], &e)))
+		status = -1;
+	if (status < 0 || !(p = load_profiles(o, fetch, shown_program, files, nfiles, &rd, &e))) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
+		fetcher_free(fetch);
 		return 1;
 	}
 	status = 1;
@@ -246,12 +268,13 @@ int pipeline_run(const struct options *o)
 	so.lib_prefix = prefixes;
 	so.verbose = o->verbose;
 	so.keep_templates = ro->keep_templates;
+	so.server = fetcher_symbols(fetch);
 	if (o->symbolize != SYMBOLIZE_NONE &&
 	    (rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		goto done;
 	}
-	ro->program = program;
+	ro->program = shown_program;
 	ro->regex = o->format_arg;
 	ro->symbolize = &so;
 	ro->env = &env;
@@ -275,5 +298,6 @@ done:
 	free(prefixes);
 	free(prefix_buf);
 	profile_free(p);
+	fetcher_free(fetch);
 	return status;
 }

@@ -1,23 +1,13 @@
-/* proto.c - writing the model as gzip-compressed profile.proto, packed by protobuf-c. */
+/* proto.c - writing the model as gzip-compressed profile.proto (the --proto format). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "htab.h"
-#include "profile.pb-c.h"
 #include "proto.h"
 #include "report.h"
 #include "util.h"
-
-typedef Perftools__Profiles__Profile PbProfile;
-typedef Perftools__Profiles__ValueType PbValueType;
-typedef Perftools__Profiles__Sample PbSample;
-typedef Perftools__Profiles__Label PbLabel;
-typedef Perftools__Profiles__Mapping PbMapping;
-typedef Perftools__Profiles__Location PbLocation;
-typedef Perftools__Profiles__Line PbLine;
-typedef Perftools__Profiles__Function PbFunction;
 
 /*
  * The string table: model strings are interned, so a pointer finds its
@@ -26,9 +16,8 @@ typedef Perftools__Profiles__Function PbFunction;
  */
 struct writer {
 	const struct profile *p;
-	struct arena arena;      /* the message tree */
 	struct htab index;       /* table indexes (+ 1) by string pointer */
-	char **table;
+	const char **table;
 	size_t ntable, cap_table;
 	/*
 	 * The canonical order: mappings, functions, locations and samples
@@ -222,58 +211,71 @@ static int64_t str_index(struct writer *w, const char *s)
 	if (w->index.slot[j].idx)
 		return w->index.slot[j].idx - 1;
 	GROW(w->table, w->cap_table, w->ntable + 1);
-	w->table[w->ntable++] = (char *)s;
+	w->table[w->ntable++] = s;
 	htab_insert(&w->index, j, h, (uint32_t)w->ntable);
 	return (int64_t)w->ntable - 1;
 }
 
-static void *msg_new(struct writer *w, size_t size, void (*init)(void *))
-{
-	void *m = arena_alloc(&w->arena, size);
+/*
+ * The wire format, written directly: varints, keys (field << 3 | wire
+ * type) and length-delimited fields.  A nested message is encoded into a
+ * scratch buffer first, then copied after its length.  Zero scalars are
+ * left out, as proto3 writers do.
+ */
+struct pbuf {
+	uint8_t *b;
+	size_t n, cap;
+};
 
-	init(m);
-	return m;
+enum { VARINT = 0, BYTES = 2 };
+
+static inline void put_varint(struct pbuf *o, uint64_t v)
+{
+	if (o->cap - o->n < 10)
+		GROW(o->b, o->cap, o->n + 10);
+	while (v >= 0x80) {
+		o->b[o->n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	o->b[o->n++] = (uint8_t)v;
 }
 
-/* protobuf-c's init functions take typed pointers. */
-#define NEW(w, type, fn) ((type *)msg_new((w), sizeof(type), (void (*)(void *))(fn)))
-
-static void **ptr_array(struct writer *w, size_t n)
+static inline void put_key(struct pbuf *o, unsigned field, unsigned type)
 {
-	return n ? arena_calloc(&w->arena, n, sizeof(void *)) : NULL;
+	put_varint(o, (uint64_t)field << 3 | type);
 }
 
-static PbValueType *value_type(struct writer *w, const struct value_type *vt)
+/* A varint field; zero is left out. */
+static inline void put_uint(struct pbuf *o, unsigned field, uint64_t v)
 {
-	PbValueType *m = NEW(w, PbValueType, perftools__profiles__value_type__init);
-
-	m->type = str_index(w, vt->type);
-	m->unit = str_index(w, vt->unit);
-	return m;
+	if (v) {
+		put_key(o, field, VARINT);
+		put_varint(o, v);
+	}
 }
 
-/* Sample types, period, times, comments, drop/keep frames, default type. */
-static void build_header(struct writer *w, PbProfile *m)
+static void put_bytes(struct pbuf *o, unsigned field, const void *p, size_t n)
 {
-	const struct profile *p = w->p;
-	size_t i;
+	put_key(o, field, BYTES);
+	put_varint(o, n);
+	GROW(o->b, o->cap, o->n + n);
+	memcpy(o->b + o->n, p, n);
+	o->n += n;
+}
 
-	m->n_sample_type = p->nsample_type;
-	m->sample_type = (PbValueType **)ptr_array(w, p->nsample_type);
-	for (i = 0; i < p->nsample_type; i++)
-		m->sample_type[i] = value_type(w, &p->sample_type[i]);
-	if (*p->period_type.type || *p->period_type.unit)
-		m->period_type = value_type(w, &p->period_type);
-	m->period = p->period;
-	m->time_nanos = p->time_nanos;
-	m->duration_nanos = p->duration_nanos;
-	m->n_comment = p->ncomment;
-	m->comment = p->ncomment ? arena_calloc(&w->arena, p->ncomment, sizeof(int64_t)) : NULL;
-	for (i = 0; i < p->ncomment; i++)
-		m->comment[i] = str_index(w, p->comment[i]);
-	m->drop_frames = str_index(w, p->drop_frames);
-	m->keep_frames = str_index(w, p->keep_frames);
-	m->default_sample_type = str_index(w, p->default_sample_type);
+/* The message in scratch as field of o; scratch is emptied. */
+static void put_message(struct pbuf *o, unsigned field, struct pbuf *scratch)
+{
+	put_bytes(o, field, scratch->b, scratch->n);
+	scratch->n = 0;
+}
+
+static void put_value_type(struct writer *w, struct pbuf *o, unsigned field,
+			   const struct value_type *vt, struct pbuf *t)
+{
+	put_uint(t, 1, (uint64_t)str_index(w, vt->type));
+	put_uint(t, 2, (uint64_t)str_index(w, vt->unit));
+	put_message(o, field, t);
 }
 
 /* What the locations of one mapping carry, for its has_* flags. */
@@ -306,127 +308,146 @@ static struct carried *scan_locations(const struct profile *p)
 	return c;
 }
 
-static void build_mappings(struct writer *w, PbProfile *m)
+static void put_mappings(struct writer *w, struct pbuf *o, struct pbuf *t)
 {
 	const struct profile *p = w->p;
 	struct carried *c = scan_locations(p);
 	size_t i;
 
-	m->n_mapping = p->nmapping;
-	m->mapping = (PbMapping **)ptr_array(w, p->nmapping);
 	for (i = 0; i < p->nmapping; i++) {
-		const struct mapping *pm = w->map[i];
-		const struct carried *k = &c[pm->id - 1];
-		PbMapping *o = NEW(w, PbMapping, perftools__profiles__mapping__init);
+		const struct mapping *m = w->map[i];
+		const struct carried *k = &c[m->id - 1];
 		int fn = k->nloc && !k->missing_lines;
 
-		o->id = i + 1;
-		o->memory_start = pm->start;
-		o->memory_limit = pm->limit;
-		o->file_offset = pm->offset;
-		o->filename = str_index(w, pm->file);
-		o->build_id = str_index(w, pm->build_id);
-		o->has_functions = fn;
-		o->has_filenames = fn && !k->missing_files;
-		o->has_line_numbers = fn && !k->missing_numbers;
-		o->has_inline_frames = fn && (k->inlines || pm->has_inline_frames);
-		m->mapping[i] = o;
+		put_uint(t, 1, i + 1);
+		put_uint(t, 2, m->start);
+		put_uint(t, 3, m->limit);
+		put_uint(t, 4, m->offset);
+		put_uint(t, 5, (uint64_t)str_index(w, m->file));
+		put_uint(t, 6, (uint64_t)str_index(w, m->build_id));
+		put_uint(t, 7, fn);
+		put_uint(t, 8, fn && !k->missing_files);
+		put_uint(t, 9, fn && !k->missing_numbers);
+		put_uint(t, 10, fn && (k->inlines || m->has_inline_frames));
+		put_message(o, 3, t);
 	}
 	free(c);
 }
 
-static void build_functions(struct writer *w, PbProfile *m)
+static void put_functions(struct writer *w, struct pbuf *o, struct pbuf *t)
 {
-	const struct profile *p = w->p;
 	size_t i;
 
-	m->n_function = p->nfunction;
-	m->function = (PbFunction **)ptr_array(w, p->nfunction);
-	for (i = 0; i < p->nfunction; i++) {
+	for (i = 0; i < w->p->nfunction; i++) {
 		const struct function *f = w->fn[i];
-		PbFunction *o = NEW(w, PbFunction, perftools__profiles__function__init);
 
-		o->id = i + 1;
-		o->name = str_index(w, f->name);
-		o->system_name = str_index(w, f->system_name);
-		o->filename = str_index(w, f->filename);
-		o->start_line = f->start_line;
-		m->function[i] = o;
+		put_uint(t, 1, i + 1);
+		put_uint(t, 2, (uint64_t)str_index(w, f->name));
+		put_uint(t, 3, (uint64_t)str_index(w, f->system_name));
+		put_uint(t, 4, (uint64_t)str_index(w, f->filename));
+		put_uint(t, 5, (uint64_t)f->start_line);
+		put_message(o, 5, t);
 	}
 }
 
-static void build_locations(struct writer *w, PbProfile *m)
+static void put_locations(struct writer *w, struct pbuf *o, struct pbuf *t, struct pbuf *u)
 {
-	const struct profile *p = w->p;
 	size_t i;
 	uint32_t j;
 
-	m->n_location = p->nlocation;
-	m->location = (PbLocation **)ptr_array(w, p->nlocation);
-	for (i = 0; i < p->nlocation; i++) {
+	for (i = 0; i < w->p->nlocation; i++) {
 		const struct location *l = w->loc[i];
-		PbLocation *o = NEW(w, PbLocation, perftools__profiles__location__init);
 
-		o->id = i + 1;
-		o->mapping_id = l->mapping ? w->map_of[l->mapping->id - 1] + 1 : 0;
-		o->address = l->address;
-		o->is_folded = l->is_folded;
-		o->n_line = l->nline;
-		o->line = (PbLine **)ptr_array(w, l->nline);
+		put_uint(t, 1, i + 1);
+		put_uint(t, 2, l->mapping ? w->map_of[l->mapping->id - 1] + 1 : 0);
+		put_uint(t, 3, l->address);
 		for (j = 0; j < l->nline; j++) {
-			PbLine *ln = NEW(w, PbLine, perftools__profiles__line__init);
-
-			ln->function_id = w->fn_of[l->line[j].function->id - 1] + 1;
-			ln->line = l->line[j].line;
-			o->line[j] = ln;
+			put_uint(u, 1, w->fn_of[l->line[j].function->id - 1] + 1);
+			put_uint(u, 2, (uint64_t)l->line[j].line);
+			put_message(t, 4, u);
 		}
-		m->location[i] = o;
+		put_uint(t, 5, l->is_folded);
+		put_message(o, 4, t);
 	}
 }
 
-static PbLabel **labels(struct writer *w, const struct sample *s)
-{
-	PbLabel **v = (PbLabel **)ptr_array(w, s->nlabel);
-	uint32_t i;
-
-	for (i = 0; i < s->nlabel; i++) {
-		PbLabel *o = NEW(w, PbLabel, perftools__profiles__label__init);
-
-		o->key = str_index(w, s->label[i].key);
-		o->str = str_index(w, s->label[i].str);
-		if (!o->str) {
-			o->num = s->label[i].num;
-			o->num_unit = str_index(w, s->label[i].num_unit);
-		}
-		v[i] = o;
-	}
-	return v;
-}
-
-static void build_samples(struct writer *w, PbProfile *m)
+/* Samples: packed location ids, packed values, labels. */
+static void put_samples(struct writer *w, struct pbuf *o, struct pbuf *t, struct pbuf *u)
 {
 	const struct profile *p = w->p;
-	size_t i;
+	size_t i, k;
 	uint32_t j;
 
-	m->n_sample = p->nsample;
-	m->sample = (PbSample **)ptr_array(w, p->nsample);
 	for (i = 0; i < p->nsample; i++) {
 		const struct sample *s = w->smp[i];
-		PbSample *o = NEW(w, PbSample, perftools__profiles__sample__init);
 
-		o->n_location_id = s->nlocation;
-		o->location_id = s->nlocation ? arena_alloc(&w->arena, s->nlocation * sizeof(uint64_t))
-					       : NULL;
 		for (j = 0; j < s->nlocation; j++)
-			o->location_id[j] = w->loc_of[s->location[j]->id - 1] + 1;
-		/* The model's values are never changed through the message. */
-		o->n_value = p->nsample_type;
-		o->value = s->value;
-		o->n_label = s->nlabel;
-		o->label = labels(w, s);
-		m->sample[i] = o;
+			put_varint(u, w->loc_of[s->location[j]->id - 1] + 1);
+		if (u->n)
+			put_message(t, 1, u);
+		for (k = 0; k < p->nsample_type; k++)
+			put_varint(u, (uint64_t)s->value[k]);
+		if (u->n)
+			put_message(t, 2, u);
+		for (j = 0; j < s->nlabel; j++) {
+			const struct label *l = &s->label[j];
+
+			put_uint(u, 1, (uint64_t)str_index(w, l->key));
+			put_uint(u, 2, (uint64_t)str_index(w, l->str));
+			if (!*l->str) {
+				put_uint(u, 3, (uint64_t)l->num);
+				put_uint(u, 4, (uint64_t)str_index(w, l->num_unit));
+			}
+			put_message(t, 3, u);
+		}
+		put_message(o, 2, t);
 	}
+}
+
+/*
+ * The Profile message in field order.  Strings get their indexes in the
+ * order of first use; those of fields after the string table (6) are
+ * taken first, so that the table is complete when it is written.
+ */
+static void encode(struct writer *w, struct pbuf *o)
+{
+	const struct profile *p = w->p;
+	struct pbuf t = { 0 }, u = { 0 };
+	int64_t *comment = xcalloc(p->ncomment + 1, sizeof(*comment));
+	int64_t drop, keep, dflt, pt_type, pt_unit;
+	size_t i;
+
+	for (i = 0; i < p->nsample_type; i++)
+		put_value_type(w, o, 1, &p->sample_type[i], &t);
+	for (i = 0; i < p->ncomment; i++)
+		comment[i] = str_index(w, p->comment[i]);
+	drop = str_index(w, p->drop_frames);
+	keep = str_index(w, p->keep_frames);
+	dflt = str_index(w, p->default_sample_type);
+	pt_type = str_index(w, p->period_type.type);
+	pt_unit = str_index(w, p->period_type.unit);
+	put_samples(w, o, &t, &u);
+	put_mappings(w, o, &t);
+	put_locations(w, o, &t, &u);
+	put_functions(w, o, &t);
+	for (i = 0; i < w->ntable; i++)
+		put_bytes(o, 6, w->table[i], strlen(w->table[i]));
+	put_uint(o, 7, (uint64_t)drop);
+	put_uint(o, 8, (uint64_t)keep);
+	put_uint(o, 9, (uint64_t)p->time_nanos);
+	put_uint(o, 10, (uint64_t)p->duration_nanos);
+	if (pt_type || pt_unit) {
+		put_uint(&u, 1, (uint64_t)pt_type);
+		put_uint(&u, 2, (uint64_t)pt_unit);
+		put_message(o, 11, &u);
+	}
+	put_uint(o, 12, (uint64_t)p->period);
+	for (i = 0; i < p->ncomment; i++)
+		put_uint(o, 13, (uint64_t)comment[i]);
+	put_uint(o, 14, (uint64_t)dflt);
+	free(comment);
+	free(t.b);
+	free(u.b);
 }
 
 /* gzip-compresses len bytes at buf to out; the header has no name and no time. */
@@ -463,32 +484,19 @@ static int gzip_write(FILE *out, const unsigned char *buf, size_t len, struct er
 
 int proto_write(FILE *out, const struct profile *p, struct err *e)
 {
-	PbProfile m = PERFTOOLS__PROFILES__PROFILE__INIT;
 	struct writer w = { .p = p };
-	unsigned char *buf;
-	size_t len;
+	struct pbuf o = { 0 };
 	int r;
 
-	arena_init(&w.arena);
 	htab_init(&w.index, 64);
 	GROW(w.table, w.cap_table, 1);
-	w.table[w.ntable++] = (char *)"";
+	w.table[w.ntable++] = "";
 	canonical_order(&w);
-	build_header(&w, &m);
-	build_mappings(&w, &m);
-	build_functions(&w, &m);
-	build_locations(&w, &m);
-	build_samples(&w, &m);
-	m.n_string_table = w.ntable;
-	m.string_table = w.table;
-	len = perftools__profiles__profile__get_packed_size(&m);
-	buf = xmalloc(len + 1);
-	perftools__profiles__profile__pack(&m, buf);
-	r = gzip_write(out, buf, len, e);
-	free(buf);
+	encode(&w, &o);
+	r = gzip_write(out, o.b, o.n, e);
+	free(o.b);
 	free(w.table);
 	htab_release(&w.index);
-	arena_release(&w.arena);
 	canonical_release(&w);
 	return r;
 }

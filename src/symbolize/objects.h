@@ -96,6 +96,38 @@ struct object *program_object(struct symbolizer *s);
  */
 void symbolize_locations(struct symbolizer *s, struct profile *p);
 
+/*
+ * Build ids and where objects are found (locate.c).  A mapping with a
+ * build id is served only by a file of that build id: the recorded path
+ * when it matches, else one found by it.
+ */
+/* The GNU build id note of elf as lowercase hex in hex (n bytes); 0 when none. */
+int elf_build_id_hex(Elf *elf, char *hex, size_t n);
+int mapping_has_build_id(const struct mapping *mp);
+/*
+ * Go pprof's PPROF_BINARY_PATH: in each of its directories DIR, for build
+ * id ID and file FILE: DIR/ID/basename, DIR/ID/ *, DIR/FILE/ID,
+ * DIR/basename, DIR/FILE; the first that is the mapping's object (build
+ * id checked when the mapping has one).  Caller frees; NULL when unset or
+ * none is.
+ */
+char *locate_object(const struct mapping *mp, int quiet);
+/* Whether the file at path may serve mp: 0 only when its build id differs (warned unless quiet). */
+int object_is_mapping(const char *path, const struct mapping *mp, int quiet);
+/*
+ * libdwfl's debuginfo_path: its default plus the PPROF_BINARY_PATH
+ * directories, whose .build-id trees then serve files and debug files by
+ * build id.  Caller frees.
+ */
+char *locate_debuginfo_path(void);
+/*
+ * Reports ob (whose file is missing) to the session by mp's build id
+ * alone: libdwfl's find_elf looks in the .build-id directories and, with
+ * DEBUGINFOD_URLS set, asks debuginfod.  0 with ob->mod and ob->elf set
+ * (libdwfl's), -1 when no file was found.
+ */
+int object_report_build_id(struct symbolizer *s, struct object *ob, const struct mapping *mp);
+
 #define MAX_FRAMES 64
 
 struct frame {

@@ -157,6 +157,7 @@ static struct object *object_get(struct symbolizer *s, const char *path, const s
 {
 	struct object *ob;
 	size_t i;
+	int mismatch = 0;
 
 	for (i = 0; i < s->nobjs; i++)
 		if (!strcmp(s->objs[i]->path, path))
@@ -168,10 +169,25 @@ static struct object *object_get(struct symbolizer *s, const char *path, const s
 	GROW(s->objs, s->cap_objs, s->nobjs + 1);
 	s->objs[s->nobjs++] = ob;
 	ob->fd = open_regular(path);
+	if (ob->fd >= 0 && !object_is_mapping(path, mp, s->quiet)) {
+		close(ob->fd);
+		ob->fd = -1;
+		mismatch = 1;
+	}
 	if (ob->fd < 0) {
-		if (!s->quiet)
+		int err = errno;
+
+		/* Not here (or another build): the build id may still find it. */
+		if (mapping_has_build_id(mp) && object_report_build_id(s, ob, mp) == 0)
+			goto found;
+		if (s->quiet)
+			return ob;
+		if (mismatch)
+			warnf("no file of build id %s for '%s'; its addresses stay unsymbolized",
+			      mp->build_id, path);
+		else
 			warnf("cannot open '%s': %s; its addresses stay unsymbolized", path,
-			      errno == EINVAL ? "not a regular file" : strerror(errno));
+			      err == EINVAL ? "not a regular file" : strerror(err));
 		return ob;
 	}
 	ob->elf = elf_begin(ob->fd, ELF_C_READ_MMAP, NULL);
@@ -181,6 +197,7 @@ static struct object *object_get(struct symbolizer *s, const char *path, const s
 		return ob;
 	}
 	object_report(s, ob, mp ? mapping_adjust(ob->elf, mp) : 0);
+found:
 	object_load_syms(s, ob);
 	if (!ob->nm_syms.n && !ob->dw && !s->quiet)
 		warnf("'%s' has no symbols and no debug information; its addresses stay unnamed",
@@ -469,10 +486,17 @@ void symbolizer_plan(struct symbolizer *s)
 	for (i = 0; i < s->prof->nmapping; i++) {
 		const struct mapping *mp = s->prof->mapping[i];
 		const char *f = mp->file;
+		char *found;
 
+		/* The server names what no object of a known build id does. */
+		if (o->server && !o->program && !mapping_has_build_id(mp))
+			continue;
 		if (o->program && ((prog_real && !strcmp(f, prog_real)) ||
 				   !strcmp(base_name(f), base_name(o->program)))) {
 			add_lib(s, o->program, mp, i);
+		} else if ((found = locate_object(mp, s->quiet))) {
+			add_lib(s, found, mp, i);
+			free(found);
 		} else if (looks_like_library(f)) {
 			char *path = find_library(o, f);
 
@@ -509,6 +533,8 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 		     const struct symbolize_options *o)
 {
 	memset(s, 0, sizeof(*s));
+	if (!debuginfo_path)
+		debuginfo_path = locate_debuginfo_path();
 	s->prof = prof;
 	s->strings = strings;
 	s->o = o;
@@ -716,7 +742,7 @@ int symbolize_profile(struct profile *p, const struct symbolize_options *o, stru
 	symbolizer_init(&s, p, p, o);
 	symbolize_locations(&s, p);
 	symbolizer_release(&s);
-	return 0;
+	return o->server ? symbolize_remote(p, o, e) : 0;
 }
 
 void symbolizer_release(struct symbolizer *s)
