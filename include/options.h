@@ -31,6 +31,8 @@ struct options {
 	int interactive;
 	const char *output;
 	int help, version;
+	const char *http;         /* --http=[HOST]:PORT: serve the web UI there */
+	int no_browser;           /* --no_browser: with --http, open no browser */
 
 	/* Positional arguments: [PROGRAM] PROFILE... */
 	char **args;

@@ -9,6 +9,7 @@
 #include "strbuf.h"
 #include "units.h"
 #include "util.h"
+#include "web.h"
 
 #define OFF(f) offsetof(struct options, f)
 #define ROFF(f) offsetof(struct options, report.f)
@@ -128,6 +129,12 @@ const struct option option_table[] = {
 	  "Describe the objects and mappings used for symbols on stderr" },
 	{ "output", OPT_STRING, OFF(output), NULL, 0, "FILE", NULL, 0,
 	  "Write the report to FILE (-o FILE), replacing it only when complete" },
+	{ "http", OPT_STRING, OFF(http), NULL, 0, "[HOST]:PORT", NULL, 0,
+	  "Serve the web UI on HOST (127.0.0.1 unless given) and PORT (0: a free one) until "
+	  "Ctrl-C",
+	  web_check_address },
+	{ "no_browser", OPT_BOOL, OFF(no_browser), NULL, 0, NULL, "false", 0,
+	  "With --http, do not open the web UI in a browser" },
 	{ "help", OPT_BOOL, OFF(help), NULL, 0, NULL, "false", 0, "Print this help and exit" },
 	{ "version", OPT_BOOL, OFF(version), NULL, 0, NULL, "false", 0,
 	  "Print the version and exit" },

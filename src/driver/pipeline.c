@@ -14,6 +14,7 @@
 #include "strbuf.h"
 #include "symbolize.h"
 #include "util.h"
+#include "web.h"
 
 static int same_kind(const struct profile *a, const struct profile *b)
 {
@@ -147,7 +148,7 @@ static const char **split_prefixes(const char *s, size_t *n, char **buf)
  * Without it, the profile's default sample type, else the last (Go pprof's
  * rule; readers of gperftools' formats name their first as the default).
  */
-static int find_sample_index(const struct profile *p, const char *name, struct err *e)
+int pipeline_sample_index(const struct profile *p, const char *name, struct err *e)
 {
 	struct strbuf have = STRBUF_INIT;
 	char *end;
@@ -269,6 +270,11 @@ int pipeline_run(const struct options *o)
 			o->output, program);
 		return 2;
 	}
+	if (o->http && (o->format || o->output || o->interactive)) {
+		fprintf(stderr, "pprof: --http shows every view in the browser: no output format, -o "
+			"or --interactive with it\n");
+		return 2;
+	}
 	/* A bad --list=RE is a usage error: check it before any work. */
 	if (o->format && o->format->arg && o->format_arg) {
 		char what[32];
@@ -314,13 +320,15 @@ int pipeline_run(const struct options *o)
 	ro->frames = rd->frames;
 	ro->style = rd->style;
 	ro->header = rd->header;
-	if ((ro->sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
+	if ((ro->sample_index = pipeline_sample_index(p, o->sample_index, &e)) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		status = 2;
 		goto done;
 	}
 	/* No output format and a terminal to talk to: the prompt, as pprof does. */
-	if (o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO)))
+	if (o->http)
+		status = web_run(p, &run);
+	else if (o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO)))
 		status = interactive_run(p, &run);
 	else if ((status = write_report(&run, p, ro, &e)) == 1)
 		fprintf(stderr, "pprof: %s\n", e.msg);

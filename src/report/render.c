@@ -17,6 +17,7 @@
 #include "strbuf.h"
 #include "svgpan.h"
 #include "util.h"
+#include "viewer.h"
 
 extern char **environ;
 
@@ -485,45 +486,52 @@ static void remove_later(const char *file)
 	}
 }
 
+int browser_open(const char *target, struct err *e)
+{
+	const char *browser = getenv("BROWSER");
+	int ok = 0;
+
+	if (browser && *browser) {
+		/* $BROWSER: commands separated by ':', the first that succeeds wins. */
+		char *list = xstrdup(browser), *s = list, *cmd;
+
+		while (!ok && (cmd = strsep(&s, ":")))
+			if (*cmd && run_browser(cmd, target) == 0)
+				ok = 1;
+		free(list);
+		if (!ok)
+			return err_set(e, "could not load a web browser with $BROWSER ('%s')", browser);
+	} else {
+		char *argv[] = { (char *)"xdg-open", (char *)target, NULL };
+		int rc = run(argv);
+
+		if (rc < 0)
+			return err_set(e, "cannot run 'xdg-open': %s (install the xdg-utils package, "
+				       "or name a browser in $BROWSER)", strerror(errno));
+		if (rc != 0)
+			return err_set(e, "xdg-open could not open '%s' (exit status %d; name a browser "
+				       "in $BROWSER)", target, rc);
+	}
+	return 0;
+}
+
 static int web_write(FILE *out, const struct profile *p, const struct report_options *o,
 		     struct err *e)
 {
 	struct strbuf file = STRBUF_INIT;
-	const char *browser = getenv("BROWSER");
-	int ok = 0, ret = 0;
+	int ret = 0;
 
 	if (write_temp("svg", 0, "svg", p, o, &file, e) < 0) {
 		sb_release(&file);
 		return -1;
 	}
 	notef("Loading web page file://%s", file.buf);
-	if (browser && *browser) {
-		/* $BROWSER: commands separated by ':', the first that succeeds wins. */
-		char *list = xstrdup(browser), *s = list, *cmd;
-
-		while (!ok && (cmd = strsep(&s, ":")))
-			if (*cmd && run_browser(cmd, file.buf) == 0)
-				ok = 1;
-		free(list);
-		if (!ok)
-			ret = err_set(e, "could not load a web browser with $BROWSER ('%s')", browser);
-	} else {
-		char *argv[] = { (char *)"xdg-open", file.buf, NULL };
-		int rc = run(argv);
-
-		if (rc < 0)
-			ret = err_set(e, "cannot run 'xdg-open': %s (install the xdg-utils package, "
-				      "or name a browser in $BROWSER)", strerror(errno));
-		else if (rc != 0)
-			ret = err_set(e, "xdg-open could not open '%s' (exit status %d; name a browser "
-				      "in $BROWSER)", file.buf, rc);
-		else
-			ok = 1;
-	}
-	if (ok)
-		remove_later(file.buf);
-	else
+	if (browser_open(file.buf, e) < 0) {
+		ret = -1;
 		unlink(file.buf);
+	} else {
+		remove_later(file.buf);
+	}
 	sb_release(&file);
 	return ret;
 }
