@@ -250,6 +250,12 @@ static void build_samples(struct writer *w, PbProfile *m)
 		/* The model's values are never changed through the message. */
 		o->n_value = p->nsample_type;
 		o->value = s->value;
+		/* Fixed-point values become whole numbers, fractions dropped (Go's int64()). */
+		if (p->value_scale > 1) {
+			o->value = arena_alloc(&w->arena, (p->nsample_type + 1) * sizeof(int64_t));
+			for (j = 0; j < p->nsample_type; j++)
+				o->value[j] = s->value[j] / p->value_scale;
+		}
 		o->n_label = s->nlabel;
 		o->label = labels(w, s);
 		m->sample[i] = o;
