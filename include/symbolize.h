@@ -17,6 +17,8 @@ struct symbolize_options {
 	int verbose;
 	/* --no_strip_temp: short names keep template arguments. */
 	int keep_templates;
+	/* --add_lib: an object whose mapping (symbolize_add_library) serves its addresses. */
+	const char *add_lib;
 };
 
 /*
@@ -59,6 +61,14 @@ int symbolize_gprof(struct profile *p, const struct symbolize_options *o, struct
  */
 enum { IMAGE_PLACED = 1 << 0, IMAGE_EXECUTABLE = 1 << 1 };
 int symbolize_image_range(const char *path, uint64_t start, uint64_t limit, uint64_t *offset);
+
+/*
+ * --add_lib: maps the object file at path at its link-time addresses, its
+ * .text section's range, as gperftools pprof does; symbolize_profile then
+ * names the addresses in that range from it (with o->add_lib set).
+ * Returns -1 with e set when path has no .text section to read.
+ */
+int symbolize_add_library(struct profile *p, const char *path, struct err *e);
 
 /*
  * Checks that path is a readable ELF file: returns -1 with "cannot open
