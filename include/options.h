@@ -3,6 +3,7 @@
 #define PPROF_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "err.h"
@@ -18,6 +19,7 @@ struct options {
 	const struct report_format *format;
 	const char *format_arg;  /* --list=RE and the like */
 	int granularity_set;     /* a granularity flag was given */
+	uint64_t picked;         /* other groups of OPT_PICK flags given, by their value's row */
 	const char *base;
 	int drop_negative;
 	const char *lib_prefix;

@@ -21,6 +21,9 @@ static int check_unit(const char *v, struct err *e)
 }
 
 static const char *const granularities[] = { "functions", "lines", "addresses", "files", NULL };
+static const char *const heap_values[] = { "inuse_space", "inuse_objects", "alloc_space",
+					   "alloc_objects", NULL };
+static const char *const delay_values[] = { "total_delay", "contentions", "mean_delay", NULL };
 
 const struct option option_table[] = {
 	{ "granularity", OPT_CHOICE, ROFF(granularity), granularities, 0,
@@ -83,6 +86,30 @@ const struct option option_table[] = {
 	{ "help", OPT_BOOL, OFF(help), NULL, 0, NULL, "false", 0, "Print this help and exit" },
 	{ "version", OPT_BOOL, OFF(version), NULL, 0, NULL, "false", 0,
 	  "Print the version and exit" },
+	{ "heap_value", OPT_CHOICE, ROFF(heap_value), heap_values, 0,
+	  "inuse_space|inuse_objects|alloc_space|alloc_objects", "inuse_space", OPT_SETTING,
+	  "Value of heap and growth profiles to report" },
+	{ "inuse_space", OPT_PICK, ROFF(heap_value), NULL, HEAP_INUSE_SPACE, NULL, NULL,
+	  OPT_PROMPT_WORD, "Heap: report bytes in use, in MB (default)" },
+	{ "inuse_objects", OPT_PICK, ROFF(heap_value), NULL, HEAP_INUSE_OBJECTS, NULL, NULL,
+	  OPT_PROMPT_WORD, "Heap: report objects in use" },
+	{ "alloc_space", OPT_PICK, ROFF(heap_value), NULL, HEAP_ALLOC_SPACE, NULL, NULL,
+	  OPT_PROMPT_WORD, "Heap: report bytes allocated, in MB" },
+	{ "alloc_objects", OPT_PICK, ROFF(heap_value), NULL, HEAP_ALLOC_OBJECTS, NULL, NULL,
+	  OPT_PROMPT_WORD, "Heap: report objects allocated" },
+	{ "show_bytes", OPT_BOOL, ROFF(show_bytes), NULL, 0, NULL, "false", OPT_SETTING,
+	  "Heap: show sizes in bytes, not MB" },
+	{ "contention_value", OPT_CHOICE, ROFF(delay_value), delay_values, 0,
+	  "total_delay|contentions|mean_delay", "total_delay", OPT_SETTING,
+	  "Value of contention profiles to report" },
+	{ "total_delay", OPT_PICK, ROFF(delay_value), NULL, DELAY_TOTAL, NULL, NULL,
+	  OPT_PROMPT_WORD, "Contention: report the total delay, in seconds (default)" },
+	{ "contentions", OPT_PICK, ROFF(delay_value), NULL, DELAY_CONTENTIONS, NULL, NULL,
+	  OPT_PROMPT_WORD, "Contention: report the number of contentions" },
+	{ "mean_delay", OPT_PICK, ROFF(delay_value), NULL, DELAY_MEAN, NULL, NULL,
+	  OPT_PROMPT_WORD, "Contention: report the mean delay per contention" },
+	{ "heapcheck", OPT_BOOL, ROFF(heapcheck), NULL, 0, NULL, "false", OPT_SETTING,
+	  "Graphs: fill nodes with a positive flat value, triple the border of negative ones" },
 };
 
 const size_t noption_table = ARRAY_SIZE(option_table);
@@ -352,6 +379,41 @@ static int parse_format(struct options *o, const struct report_format *fmt, cons
 	return (o->format_arg = take_value(fmt->name, eq, argc, argv, i, e)) ? 0 : -1;
 }
 
+/*
+ * Whether a flag of opt's group (the OPT_PICK rows that set one value, as
+ * --lines and --files do) was given already; set marks opt's as given.
+ */
+static int picked(struct options *o, const struct option *opt, int set)
+{
+	size_t i, k;
+
+	if (opt->offset == ROFF(granularity)) {
+		if (set)
+			o->granularity_set = 1;
+		return o->granularity_set;
+	}
+	for (i = 0; i < noption_table && option_table[i].offset != opt->offset; i++)
+		;
+	k = i % (8 * sizeof(o->picked));
+	if (set)
+		o->picked |= (uint64_t)1 << k;
+	return (o->picked >> k) & 1;
+}
+
+/* "only specify one of --functions, --lines, --addresses, --files" for opt's group. */
+static int only_one(const struct option *opt, struct err *e)
+{
+	char buf[256];
+	size_t i, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < noption_table; i++)
+		if (option_table[i].kind == OPT_PICK && option_table[i].offset == opt->offset)
+			n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, "%s--%s",
+					      n ? ", " : "", option_table[i].name);
+	return err_set(e, "only specify one of %s", buf);
+}
+
 static int parse_option(struct options *o, const struct option *opt, int negated, const char *eq,
 			int argc, char **argv, int *i, struct err *e)
 {
@@ -366,17 +428,17 @@ static int parse_option(struct options *o, const struct option *opt, int negated
 	case OPT_PICK:
 		if (eq)
 			return err_set(e, "option '--%s' takes no value", opt->name);
-		if (o->granularity_set && *(int *)field(o, opt) != opt->value)
-			return err_set(e, "only specify one of --functions, --lines, --addresses, --files");
-		o->granularity_set = 1;
+		if (picked(o, opt, 0) && *(int *)field(o, opt) != opt->value)
+			return only_one(opt, e);
+		picked(o, opt, 1);
 		return options_set(o, opt, "", e);
 	default:
 		if (!(v = take_value(opt->name, eq, argc, argv, i, e)))
 			return -1;
 		if (options_set(o, opt, v, e) < 0)
 			return -1;
-		if (opt->kind == OPT_CHOICE && opt->offset == ROFF(granularity))
-			o->granularity_set = 1;
+		if (opt->kind == OPT_CHOICE)
+			picked(o, opt, 1);
 		return 0;
 	}
 }

@@ -251,6 +251,10 @@ int pipeline_run(const struct options *o)
 	ro->frames = rd->frames;
 	ro->style = rd->style;
 	ro->header = rd->header;
+	ro->pick = rd->pick;
+	ro->leaks = rd->leaks;
+	ro->source = rd;
+	ro->sample_index_set = o->sample_index != NULL;
 	if ((ro->sample_index = find_sample_index(p, o->sample_index, &e)) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		status = 2;

@@ -93,7 +93,7 @@ static void node_label(struct strbuf *sb, const struct report *r, const struct e
 }
 
 static void add_nodes(Agraph_t *g, const struct graph *gr, const struct report *r,
-		      Agnode_t **nodes, struct strbuf *sb)
+		      Agnode_t **nodes, int heapcheck, struct strbuf *sb)
 {
 	size_t i;
 
@@ -112,11 +112,18 @@ static void add_nodes(Agraph_t *g, const struct graph *gr, const struct report *
 		set(nodes[i], "label", sb->buf);
 		set(nodes[i], "shape", "box");
 		set(nodes[i], "fontsize", size);
+		/* --heapcheck: sites that leak stand out, the rare negative ones too. */
+		if (heapcheck && en->flat > 0) {
+			set(nodes[i], "style", "filled");
+			set(nodes[i], "fillcolor", "gray");
+		} else if (heapcheck && en->flat < 0) {
+			set(nodes[i], "peripheries", "3");
+		}
 	}
 }
 
 static void add_edges(Agraph_t *g, const struct graph *gr, const struct report *r,
-		      Agnode_t **nodes, enum dot_flags flags,
+		      Agnode_t **nodes, enum dot_flags flags, double scale,
 		      struct strbuf *sb)
 {
 	size_t i;
@@ -134,8 +141,8 @@ static void add_edges(Agraph_t *g, const struct graph *gr, const struct report *
 		w = fraction * 2;
 		if (w < 1 && (flags & DOT_MIN_WIDTH))
 			w = 1;   /* SVG draws thinner lines poorly */
-		/* A squashed count, capped: dot has crashed on very large weights. */
-		weight = pow(fabs(n), 0.7);
+		/* A squashed count (of whole units), capped: dot has crashed on very large weights. */
+		weight = pow(fabs(n / scale), 0.7);
 		if (weight > 100000)
 			weight = 100000;
 		sb_reset(sb);
@@ -213,8 +220,8 @@ Agraph_t *dot_graph_new(const struct profile *p, const struct report_options *o,
 	agattr(g, AGNODE, (char *)"height", (char *)"0.25");
 	add_legend(g, &gr, prog, &r, &sb);
 	nodes = xcalloc(gr.nnode, sizeof(*nodes));
-	add_nodes(g, &gr, &r, nodes, &sb);
-	add_edges(g, &gr, &r, nodes, flags, &sb);
+	add_nodes(g, &gr, &r, nodes, o->heapcheck, &sb);
+	add_edges(g, &gr, &r, nodes, flags, p->value_scale > 1 ? (double)p->value_scale : 1, &sb);
 out:
 	free(nodes);
 	sb_release(&sb);
