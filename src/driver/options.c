@@ -110,6 +110,8 @@ const struct option option_table[] = {
 	  OPT_PROMPT_WORD, "Contention: report the mean delay per contention" },
 	{ "heapcheck", OPT_BOOL, ROFF(heapcheck), NULL, 0, NULL, "false", OPT_SETTING,
 	  "Graphs: fill nodes with a positive flat value, triple the border of negative ones" },
+	{ "stacks", OPT_BOOL, ROFF(stacks), NULL, 0, NULL, "false", OPT_SETTING,
+	  "Text: list every stack with its value first (heap: also each allocation site)" },
 };
 
 const size_t noption_table = ARRAY_SIZE(option_table);
@@ -317,12 +319,13 @@ void options_usage(FILE *out)
 
 	fputs("Usage: pprof [options] [PROGRAM] PROFILE...\n"
 	      "\n"
-	      "Reads gperftools CPU profiles, gprof's gmon.out and DCPI profiles,\n"
-	      "symbolizes them with PROGRAM and the shared libraries they name, and\n"
-	      "reports where the samples are: as text, call graphs, annotated source\n"
-	      "and machine code, or at the (pprof) prompt.  Several profiles are\n"
-	      "summed.  Options may be written --opt=value, --opt value, or -opt, and\n"
-	      "abbreviated to a unique prefix.\n"
+	      "Reads gperftools CPU, heap, growth and contention profiles, thread\n"
+	      "profiles, symbolized profiles (--raw), gprof's gmon.out, DCPI profiles\n"
+	      "and profile.proto, symbolizes them with PROGRAM and the shared libraries\n"
+	      "they name, and reports where the samples are: as text, call graphs,\n"
+	      "annotated source and machine code, or at the (pprof) prompt.  Several\n"
+	      "profiles are summed.  Options may be written --opt=value, --opt value,\n"
+	      "or -opt, and abbreviated to a unique prefix.\n"
 	      "\n"
 	      "Output formats (one at most; text is the default):\n", out);
 	for (i = 0; report_formats[i]; i++) {
@@ -352,7 +355,9 @@ void options_usage(FILE *out)
 	      "  pprof --text --cum --focus=Mutex --ignore=string ./prog prog.prof\n"
 	      "  pprof --text --base=old.prof ./prog new.prof\n"
 	      "  pprof --list='^getdir<' ./prog prog.prof\n"
-	      "  pprof --disasm=getdir --source_path=src ./prog prog.prof\n", out);
+	      "  pprof --disasm=getdir --source_path=src ./prog prog.prof\n"
+	      "  pprof --text --inuse_objects ./prog prog.0001.heap\n"
+	      "  pprof --raw ./prog prog.prof > prog.raw; pprof --text prog.raw\n", out);
 }
 
 /* The value of an option that takes one: after '=', else the next argument. */

@@ -12,6 +12,9 @@ extern const struct report_format report_list_format, report_disasm_format;
 extern const struct report_format report_gv_format, report_evince_format, report_web_format;
 /* proto.c: the profile itself, as gzip-compressed profile.proto. */
 extern const struct report_format report_proto_format;
+/* raw.c, collapsed.c, callgrind.c: google-pprof's symbolized profile, folded stacks, callgrind. */
+extern const struct report_format report_raw_format, report_collapsed_format,
+	report_callgrind_format;
 
 /* The order of --help and of prefix matching's ties. */
 const struct report_format *const report_formats[] = {
@@ -28,6 +31,9 @@ const struct report_format *const report_formats[] = {
 	&report_gif_format,
 	&report_png_format,
 	&report_proto_format,
+	&report_raw_format,
+	&report_collapsed_format,
+	&report_callgrind_format,
 	NULL,
 };
 

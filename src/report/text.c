@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "symlist.h"
 #include "units.h"
 #include "util.h"
 
@@ -152,7 +153,21 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 		o->header(out, p, o);
 	for (i = 0; i < p->ncomment; i++)
 		fprintf(out, "%s\n", p->comment[i]);
-	report_text(out, &r, o, 0);
+	if (!o->stacks) {
+		report_text(out, &r, o, 0);
+		report_release(&r);
+		return 0;
+	}
+	/* --stacks: every stack, then (heap) each allocation site, then the rows. */
+	report_total(out, &r, o);
+	fputs("Stacks:\n\n", out);
+	if (report_stacks(out, p, o, e) < 0) {
+		report_release(&r);
+		return -1;
+	}
+	if (o->leaks)
+		o->leaks(out, p, o);
+	report_text_rows(out, &r, o, 0);
 	report_release(&r);
 	return 0;
 }
