@@ -29,6 +29,9 @@ struct options {
 	int interactive;
 	const char *output;
 	int help, version;
+	int symbols;              /* --symbols: name the addresses on standard input */
+	const char *add_lib;      /* --add_lib: a library of extra symbols */
+	const char *tools;        /* --tools: accepted and ignored */
 
 	/* Positional arguments: [PROGRAM] PROFILE... */
 	char **args;

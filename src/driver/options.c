@@ -112,6 +112,15 @@ const struct option option_table[] = {
 	  "Graphs: fill nodes with a positive flat value, triple the border of negative ones" },
 	{ "stacks", OPT_BOOL, ROFF(stacks), NULL, 0, NULL, "false", OPT_SETTING,
 	  "Text: list every stack with its value first (heap: also each allocation site)" },
+	{ "symbols", OPT_BOOL, OFF(symbols), NULL, 0, NULL, "false", 0,
+	  "pprof --symbols PROGRAM: read maps lines and hex addresses on standard input, "
+	  "print the name of each address" },
+	{ "add_lib", OPT_STRING, OFF(add_lib), NULL, 0, "FILE", NULL, 0,
+	  "Read extra symbols from FILE, at its link-time addresses" },
+	{ "scale", OPT_INT, ROFF(gv_scale), NULL, 0, "N", "0", 0,
+	  "Scaling passed to gv (--gv)" },
+	{ "tools", OPT_STRING, OFF(tools), NULL, 0, "PREFIX", NULL, 0,
+	  "Accepted and ignored: pprof runs no object tools" },
 };
 
 const size_t noption_table = ARRAY_SIZE(option_table);
@@ -357,7 +366,8 @@ void options_usage(FILE *out)
 	      "  pprof --list='^getdir<' ./prog prog.prof\n"
 	      "  pprof --disasm=getdir --source_path=src ./prog prog.prof\n"
 	      "  pprof --text --inuse_objects ./prog prog.0001.heap\n"
-	      "  pprof --raw ./prog prog.prof > prog.raw; pprof --text prog.raw\n", out);
+	      "  pprof --raw ./prog prog.prof > prog.raw; pprof --text prog.raw\n"
+	      "  pprof --symbols ./prog < addresses\n", out);
 }
 
 /* The value of an option that takes one: after '=', else the next argument. */

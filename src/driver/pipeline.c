@@ -206,6 +206,10 @@ int pipeline_run(const struct options *o)
 	char *prefix_buf = NULL;
 	const char **prefixes = NULL;
 
+	if (o->tools)
+		fprintf(stderr, "pprof: --tools is ignored: pprof reads object files itself\n");
+	if (o->symbols)
+		return symbols_run(o);
 	if (nfiles == 0) {
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
 		return 2;
@@ -240,6 +244,9 @@ int pipeline_run(const struct options *o)
 	so.lib_prefix = prefixes;
 	so.verbose = o->verbose;
 	so.keep_templates = ro->keep_templates;
+	so.add_lib = o->add_lib;
+	if (o->add_lib && symbolize_add_library(p, o->add_lib, &e) < 0)
+		warnf("%s", e.msg);
 	if ((rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		goto done;
