@@ -110,7 +110,7 @@ const struct option option_table[] = {
 	  OPT_PROMPT_WORD, "Contention: report the mean delay per contention" },
 	{ "heapcheck", OPT_BOOL, ROFF(heapcheck), NULL, 0, NULL, "false", OPT_SETTING,
 	  "Graphs: fill nodes with a positive flat value, triple the border of negative ones" },
-	{ "stacks", OPT_BOOL, ROFF(stacks), NULL, 0, NULL, "false", OPT_SETTING,
+	{ "stacks", OPT_BOOL, ROFF(stacks), NULL, 0, NULL, "false", 0,
 	  "Text: list every stack with its value first (heap: also each allocation site)" },
 	{ "symbols", OPT_BOOL, OFF(symbols), NULL, 0, NULL, "false", 0,
 	  "pprof --symbols PROGRAM: read maps lines and hex addresses on standard input, "
