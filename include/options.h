@@ -3,6 +3,7 @@
 #define PPROF_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "err.h"
@@ -18,6 +19,7 @@ struct options {
 	const struct report_format *format;
 	const char *format_arg;  /* --list=RE and the like */
 	int granularity_set;     /* a granularity flag was given */
+	uint64_t picked;         /* other groups of OPT_PICK flags given, by their value's row */
 	const char *base;
 	int drop_negative;
 	const char *diff_base;    /* --diff_base: Go pprof's base, negated and marked */
@@ -33,6 +35,9 @@ struct options {
 	int help, version;
 	const char *http;         /* --http=[HOST]:PORT: serve the web UI there */
 	int no_browser;           /* --no_browser: with --http, open no browser */
+	int symbols;              /* --symbols: name the addresses on standard input */
+	const char *add_lib;      /* --add_lib: a library of extra symbols */
+	const char *tools;        /* --tools: accepted and ignored */
 
 	/* Positional arguments: [PROGRAM] PROFILE... */
 	char **args;

@@ -15,4 +15,11 @@ int pipeline_run(const struct options *o);
  */
 int pipeline_sample_index(const struct profile *p, const char *name, struct err *e);
 
+/*
+ * --symbols PROGRAM (symbols.c): reads mapped-object lines and hexadecimal
+ * addresses from standard input and prints the short name of each address,
+ * one per line, as gperftools pprof does.  Returns the exit status.
+ */
+int symbols_run(const struct options *o);
+
 #endif

@@ -129,6 +129,14 @@ struct profile {
 	const char *default_sample_type;
 	/* Bits per address in the profiled program (32 or 64). */
 	unsigned address_bits;
+	/*
+	 * Values are fixed-point: a sample value v stands for v / value_scale
+	 * of its unit.  0 (or 1) means whole numbers; estimates that keep
+	 * fractions (sampled heap profiles unsampled as gperftools pprof does)
+	 * use a power of two.  profile.proto holds whole numbers: its writer
+	 * truncates.
+	 */
+	int64_t value_scale;
 
 	struct mapping **mapping;
 	size_t nmapping;
@@ -224,7 +232,8 @@ void profile_copy_lines(struct profile *dst, struct location *d, const struct lo
 
 /*
  * Adds every sample of src, multiplied by scale (1, or -1 for a base
- * profile), to dst.  Sample types must agree in number.  Addresses are
+ * profile), to dst.  Sample types must agree in number; values of another
+ * value_scale are converted to the finer of the two.  Addresses are
  * matched through the mappings: an address in a src mapping of the same
  * file, offset and size as a dst mapping is moved by the distance between
  * the two (runs of one program under address-space randomization load it

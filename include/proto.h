@@ -35,7 +35,8 @@ int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
  * Writer (src/report/proto.c).  Writes p as gzip-compressed profile.proto:
  * ids are 1-based positions in p's arrays, the string table starts with ""
  * and lists strings in order of first use, mappings' has_* flags say what
- * their locations really carry, and equal profiles give equal bytes.
+ * their locations really carry, fixed-point values (value_scale) are
+ * truncated to whole numbers, and equal profiles give equal bytes.
  * Returns 0, or -1 with e set when writing fails.
  */
 int proto_write(FILE *out, const struct profile *p, struct err *e);

@@ -3,6 +3,8 @@
 #define PPROF_READER_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "err.h"
 #include "profile.h"
@@ -22,6 +24,11 @@
 /* What readers are told: limits on untrusted input.  NULL means the defaults. */
 struct read_options {
 	size_t max_input;   /* bytes compressed input may inflate to; 0: 1 GiB */
+	/*
+	 * The input's return addresses are inside the call already (the body
+	 * of a symbolized profile): take every address as it is.
+	 */
+	int raw_addresses;
 };
 
 struct reader {
@@ -43,7 +50,40 @@ struct reader {
 	value_style_fn *style;
 	/* Lines text reports print first (the format's metadata).  Default: none. */
 	report_header_fn *header;
+	/*
+	 * Which value reports count when --sample_index is not given
+	 * (gperftools pprof's --inuse_space and the like).  Default: the
+	 * profile's default sample type.
+	 */
+	value_pick_fn *pick;
+	/* What text reports print before their rows with --stacks.  Default: none. */
+	report_header_fn *leaks;
+	/*
+	 * A format that wraps others (symbolized profiles): the row whose hooks
+	 * apply to what read makes of buf.  Default: this row.
+	 */
+	const struct reader *(*wraps)(const unsigned char *buf, size_t len);
+	/*
+	 * --raw: writes the profile section of a symbolized profile, p in this
+	 * format's text, which google-pprof reads with the same total;
+	 * location l is written as address addr[l->id - 1].  Default: a
+	 * gperftools CPU profile of the reported value.
+	 */
+	int (*raw_body)(FILE *out, const struct profile *p, const uint64_t *addr,
+			const struct report_options *o, struct err *e);
 };
+
+/*
+ * Adds the mappings of mapped-object text (/proc/self/maps lines, cooked
+ * "start-end: path" lines, build=DIR) to p, and gives every location the
+ * mapping that covers it (src/readers/text.c).
+ */
+void reader_maps(struct profile *p, const char *name, const char *text, size_t len);
+
+/* The first row that claims buf by its content, or NULL. */
+const struct reader *reader_for(const unsigned char *buf, size_t len);
+/* The row called name, or NULL. */
+const struct reader *reader_named(const char *name);
 
 /* Whether some reader claims the file by its content (no full parse). */
 int reader_claims(const char *path);

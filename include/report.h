@@ -50,6 +50,8 @@ struct value_style {
 	const char *measure;
 	int64_t multiplier;
 	const char *show;
+	/* Prints the integer part of value / divisor, as Perl's %d does (heap sizes in bytes). */
+	int whole;
 };
 
 /*
@@ -63,11 +65,22 @@ struct report_env {
 void report_env_release(struct report_env *env);
 
 struct report_options;
+struct reader;
 /* Writes a report's header lines (a format's metadata) before its Total line. */
 typedef void report_header_fn(FILE *out, const struct profile *p, const struct report_options *o);
 /* Chooses the value style of a report on sample value si of p. */
 typedef void value_style_fn(const struct profile *p, int si, const struct report_options *o,
 			    struct value_style *vs);
+/*
+ * Which sample value reports count (*index), and whether each sample's
+ * value is divided by its first (*mean: a mean per event, --mean_delay).
+ */
+typedef void value_pick_fn(const struct profile *p, const struct report_options *o, int *index,
+			   int *mean);
+
+/* gperftools pprof's value options of heap and contention profiles. */
+enum heap_value { HEAP_INUSE_SPACE, HEAP_INUSE_OBJECTS, HEAP_ALLOC_SPACE, HEAP_ALLOC_OBJECTS };
+enum delay_value { DELAY_TOTAL, DELAY_CONTENTIONS, DELAY_MEAN };
 
 struct report_options {
 	enum granularity granularity;
@@ -112,6 +125,18 @@ struct report_options {
 	const char *tagfocus, *tagignore;
 	int noinlines;           /* --noinlines: inlined frames count as their caller */
 	int nodecount_set;       /* --nodecount was given: text reports show that many rows */
+	/* Heap and contention profiles: gperftools pprof's value options. */
+	int heap_value;          /* enum heap_value: --inuse_space, ... */
+	int delay_value;         /* enum delay_value: --total_delay, ... */
+	int show_bytes;          /* --show_bytes: heap sizes in bytes, not MB */
+	int sample_index_set;    /* --sample_index was given: it wins over those */
+	int heapcheck;           /* --heapcheck: graphs mark nodes with a flat value */
+	int stacks;              /* --stacks: text reports list each stack first */
+	int gv_scale;            /* --scale: gv's */
+	/* From the reader row; NULL for the defaults. */
+	value_pick_fn *pick;     /* --sample_index's value */
+	report_header_fn *leaks; /* nothing */
+	const struct reader *source; /* the row itself (--raw writes its name) */
 };
 
 /*
@@ -138,6 +163,11 @@ struct entry {
 	 */
 	const char *display;
 	uint64_t address;        /* GRAN_PCS: the address */
+	/*
+	 * On a stack that focus and ignore kept: a row pprof's topN counts
+	 * even when its values are zero (a heap site with nothing in use).
+	 */
+	int kept;
 };
 
 /*
@@ -191,11 +221,23 @@ void report_release(struct report *r);
  * frame rules took frames out (gperftools pprof's RemoveUninterestingFrames
  * and second-frame rule), with all their values, labels, and the
  * locations' lines.  That is p itself when nothing is taken out; else a
- * new profile the caller frees (profile_free it when it is not p).  NULL
- * with e set on failure.
+ * new profile.  Either way the caller hands it to report_profile_release.
+ * NULL with e set on failure.
  */
 const struct profile *report_profile(const struct profile *p, const struct report_options *o,
 				     struct err *e);
+/* Frees q, report_profile's answer for p, unless it is p itself. */
+void report_profile_release(const struct profile *p, const struct profile *q);
+
+/*
+ * The value of sample s that reports count: the sample type that o->pick
+ * chooses (else o->sample_index), divided by the first value for a mean;
+ * in p's fixed-point unit (value_scale).
+ */
+int64_t report_sample_value(const struct profile *p, const struct sample *s,
+			    const struct report_options *o);
+/* The index of the sample type that reports count. */
+int report_value_index(const struct profile *p, const struct report_options *o);
 
 /*
  * The text report: "Total: N samples" (when N is not 0), then one row per
@@ -217,6 +259,8 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 void report_amount(const struct report *r, int64_t v, char *buf, size_t n);
 /* A value as reports print it, in the report's style. */
 void report_value(const struct report *r, int64_t v, char *buf, size_t n);
+/* With a measured style: v as an amount of vs->measure (times the multiplier, fractions dropped). */
+int64_t report_measure(const struct value_style *vs, int64_t v);
 
 /* Entries sorted as the text report lists them; caller frees the array. */
 const struct entry **report_sorted(const struct report *r, int cum);

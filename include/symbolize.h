@@ -36,6 +36,8 @@ struct symbolize_options {
 	 * that no local object of a matching build id does.  NULL otherwise.
 	 */
 	const struct symbol_server *server;
+	/* --add_lib: an object whose mapping (symbolize_add_library) serves its addresses. */
+	const char *add_lib;
 };
 
 /*
@@ -118,6 +120,14 @@ int symbolize_gprof(struct profile *p, const struct symbolize_options *o, struct
  */
 enum { IMAGE_PLACED = 1 << 0, IMAGE_EXECUTABLE = 1 << 1 };
 int symbolize_image_range(const char *path, uint64_t start, uint64_t limit, uint64_t *offset);
+
+/*
+ * --add_lib: maps the object file at path at its link-time addresses, its
+ * .text section's range, as gperftools pprof does; symbolize_profile then
+ * names the addresses in that range from it (with o->add_lib set).
+ * Returns -1 with e set when path has no .text section to read.
+ */
+int symbolize_add_library(struct profile *p, const char *path, struct err *e);
 
 /*
  * Checks that path is a readable ELF file: returns -1 with "cannot open

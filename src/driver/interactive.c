@@ -54,7 +54,9 @@ static int same_report(const struct report_options *a, const struct report_optio
 	return a->granularity == b->granularity && same_str(a->focus, b->focus) &&
 	       same_str(a->ignore, b->ignore) && a->show_addresses == b->show_addresses &&
 	       a->keep_templates == b->keep_templates && a->sample_index == b->sample_index &&
-	       a->no_auto_signal_frames == b->no_auto_signal_frames;
+	       a->no_auto_signal_frames == b->no_auto_signal_frames &&
+	       a->heap_value == b->heap_value && a->delay_value == b->delay_value &&
+	       a->show_bytes == b->show_bytes;
 }
 
 /* The report for ro, built or reused; valid until the next call. */

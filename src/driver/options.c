@@ -44,6 +44,9 @@ static const char *const symbolizers[] = { "local", "none", NULL };
 
 static const char *const granularities[] = { "functions", "lines", "addresses", "files",
 					     "filefunctions", NULL };
+static const char *const heap_values[] = { "inuse_space", "inuse_objects", "alloc_space",
+					   "alloc_objects", NULL };
+static const char *const delay_values[] = { "total_delay", "contentions", "mean_delay", NULL };
 
 const struct option option_table[] = {
 	{ "granularity", OPT_CHOICE, ROFF(granularity), granularities, 0,
@@ -138,6 +141,41 @@ const struct option option_table[] = {
 	{ "help", OPT_BOOL, OFF(help), NULL, 0, NULL, "false", 0, "Print this help and exit" },
 	{ "version", OPT_BOOL, OFF(version), NULL, 0, NULL, "false", 0,
 	  "Print the version and exit" },
+	{ "heap_value", OPT_CHOICE, ROFF(heap_value), heap_values, 0,
+	  "inuse_space|inuse_objects|alloc_space|alloc_objects", "inuse_space", OPT_SETTING,
+	  "Value of heap and growth profiles to report" },
+	{ "inuse_space", OPT_PICK, ROFF(heap_value), NULL, HEAP_INUSE_SPACE, NULL, NULL,
+	  OPT_PROMPT_WORD, "Heap: report bytes in use, in MB (default)" },
+	{ "inuse_objects", OPT_PICK, ROFF(heap_value), NULL, HEAP_INUSE_OBJECTS, NULL, NULL,
+	  OPT_PROMPT_WORD, "Heap: report objects in use" },
+	{ "alloc_space", OPT_PICK, ROFF(heap_value), NULL, HEAP_ALLOC_SPACE, NULL, NULL,
+	  OPT_PROMPT_WORD, "Heap: report bytes allocated, in MB" },
+	{ "alloc_objects", OPT_PICK, ROFF(heap_value), NULL, HEAP_ALLOC_OBJECTS, NULL, NULL,
+	  OPT_PROMPT_WORD, "Heap: report objects allocated" },
+	{ "show_bytes", OPT_BOOL, ROFF(show_bytes), NULL, 0, NULL, "false", OPT_SETTING,
+	  "Heap: show sizes in bytes, not MB" },
+	{ "contention_value", OPT_CHOICE, ROFF(delay_value), delay_values, 0,
+	  "total_delay|contentions|mean_delay", "total_delay", OPT_SETTING,
+	  "Value of contention profiles to report" },
+	{ "total_delay", OPT_PICK, ROFF(delay_value), NULL, DELAY_TOTAL, NULL, NULL,
+	  OPT_PROMPT_WORD, "Contention: report the total delay, in seconds (default)" },
+	{ "contentions", OPT_PICK, ROFF(delay_value), NULL, DELAY_CONTENTIONS, NULL, NULL,
+	  OPT_PROMPT_WORD, "Contention: report the number of contentions" },
+	{ "mean_delay", OPT_PICK, ROFF(delay_value), NULL, DELAY_MEAN, NULL, NULL,
+	  OPT_PROMPT_WORD, "Contention: report the mean delay per contention" },
+	{ "heapcheck", OPT_BOOL, ROFF(heapcheck), NULL, 0, NULL, "false", OPT_SETTING,
+	  "Graphs: fill nodes with a positive flat value, triple the border of negative ones" },
+	{ "stacks", OPT_BOOL, ROFF(stacks), NULL, 0, NULL, "false", 0,
+	  "Text: list every stack with its value first (heap: also each allocation site)" },
+	{ "symbols", OPT_BOOL, OFF(symbols), NULL, 0, NULL, "false", 0,
+	  "pprof --symbols PROGRAM: read maps lines and hex addresses on standard input, "
+	  "print the name of each address" },
+	{ "add_lib", OPT_STRING, OFF(add_lib), NULL, 0, "FILE", NULL, 0,
+	  "Read extra symbols from FILE, at its link-time addresses" },
+	{ "scale", OPT_INT, ROFF(gv_scale), NULL, 0, "N", "0", 0,
+	  "Scaling passed to gv (--gv)" },
+	{ "tools", OPT_STRING, OFF(tools), NULL, 0, "PREFIX", NULL, 0,
+	  "Accepted and ignored: pprof runs no object tools" },
 };
 
 const size_t noption_table = ARRAY_SIZE(option_table);
@@ -357,16 +395,18 @@ void options_usage(FILE *out)
 
 	fputs("Usage: pprof [options] [PROGRAM] PROFILE...\n"
 	      "\n"
-	      "Reads gperftools CPU profiles, gprof's gmon.out, DCPI profiles and\n"
-	      "profile.proto (gzip-compressed or not), recognised by their content;\n"
-	      "symbolizes them with PROGRAM, the shared libraries they name and their\n"
-	      "debug information; and reports where the samples are: as text, call\n"
-	      "graphs, annotated source and machine code, profile.proto, or at the\n"
-	      "(pprof) prompt.  Several profiles are summed.  A PROFILE of the form\n"
-	      "host:port[/path] or http(s)://... is fetched from a running server\n"
-	      "(gperftools' /pprof pages, Go's /debug/pprof).  Options may be written\n"
-	      "--opt=value, --opt value, or -opt, and abbreviated to a unique prefix\n"
-	      "(an exact name always wins).\n"
+	      "Reads gperftools CPU, heap, growth and contention profiles, thread\n"
+	      "profiles, symbolized profiles (--raw), gprof's gmon.out, DCPI profiles\n"
+	      "and profile.proto (gzip-compressed or not), recognised by their\n"
+	      "content; symbolizes them with PROGRAM, the shared libraries they name\n"
+	      "and their debug information; and reports where the samples are: as\n"
+	      "text, call graphs, annotated source and machine code, Go pprof's views,\n"
+	      "profile.proto, in a web UI, or at the (pprof) prompt.  Several\n"
+	      "profiles are summed.  A PROFILE of the form host:port[/path] or\n"
+	      "http(s)://... is fetched from a running server (gperftools' /pprof\n"
+	      "pages, Go's /debug/pprof).  Options may be written --opt=value,\n"
+	      "--opt value, or -opt, and abbreviated to a unique prefix (an exact\n"
+	      "name always wins).\n"
 	      "\n"
 	      "Output formats (one at most; text is the default):\n", out);
 	for (i = 0; report_formats[i]; i++) {
@@ -399,7 +439,11 @@ void options_usage(FILE *out)
 	      "  pprof --disasm=getdir --source_path=src ./prog prog.prof\n"
 	      "  pprof --text --unit=ms ./prog prog.prof\n"
 	      "  pprof --proto ./prog prog.prof > prog.pb.gz\n"
-	      "  pprof --text --sample_index=alloc_space heap.pb.gz\n", out);
+	      "  pprof --text --sample_index=alloc_space heap.pb.gz\n"
+	      "  pprof --text --inuse_objects ./prog prog.0001.heap\n"
+	      "  pprof --raw ./prog prog.prof > prog.raw; pprof --text prog.raw\n"
+	      "  pprof --symbols ./prog < addresses\n"
+	      "  pprof --http=:8080 ./prog prog.prof\n", out);
 }
 
 /* The value of an option that takes one: after '=', else the next argument. */
@@ -426,6 +470,41 @@ static int parse_format(struct options *o, const struct report_format *fmt, cons
 	return (o->format_arg = take_value(fmt->name, eq, argc, argv, i, e)) ? 0 : -1;
 }
 
+/*
+ * Whether a flag of opt's group (the OPT_PICK rows that set one value, as
+ * --lines and --files do) was given already; set marks opt's as given.
+ */
+static int picked(struct options *o, const struct option *opt, int set)
+{
+	size_t i, k;
+
+	if (opt->offset == ROFF(granularity)) {
+		if (set)
+			o->granularity_set = 1;
+		return o->granularity_set;
+	}
+	for (i = 0; i < noption_table && option_table[i].offset != opt->offset; i++)
+		;
+	k = i % (8 * sizeof(o->picked));
+	if (set)
+		o->picked |= (uint64_t)1 << k;
+	return (o->picked >> k) & 1;
+}
+
+/* "only specify one of --functions, --lines, --addresses, --files" for opt's group. */
+static int only_one(const struct option *opt, struct err *e)
+{
+	char buf[256];
+	size_t i, n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < noption_table; i++)
+		if (option_table[i].kind == OPT_PICK && option_table[i].offset == opt->offset)
+			n += (size_t)snprintf(buf + n, n < sizeof(buf) ? sizeof(buf) - n : 0, "%s--%s",
+					      n ? ", " : "", option_table[i].name);
+	return err_set(e, "only specify one of %s", buf);
+}
+
 static int parse_option(struct options *o, const struct option *opt, int negated, const char *eq,
 			int argc, char **argv, int *i, struct err *e)
 {
@@ -440,17 +519,17 @@ static int parse_option(struct options *o, const struct option *opt, int negated
 	case OPT_PICK:
 		if (eq)
 			return err_set(e, "option '--%s' takes no value", opt->name);
-		if (o->granularity_set && *(int *)field(o, opt) != opt->value)
-			return err_set(e, "only specify one of --functions, --lines, --addresses, --files");
-		o->granularity_set = 1;
+		if (picked(o, opt, 0) && *(int *)field(o, opt) != opt->value)
+			return only_one(opt, e);
+		picked(o, opt, 1);
 		return options_set(o, opt, "", e);
 	default:
 		if (!(v = take_value(opt->name, eq, argc, argv, i, e)))
 			return -1;
 		if (options_set(o, opt, v, e) < 0)
 			return -1;
-		if (opt->kind == OPT_CHOICE && opt->offset == ROFF(granularity))
-			o->granularity_set = 1;
+		if (opt->kind == OPT_CHOICE)
+			picked(o, opt, 1);
 		return 0;
 	}
 }

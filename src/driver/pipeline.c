@@ -257,6 +257,10 @@ int pipeline_run(const struct options *o)
 	char *prefix_buf = NULL;
 	const char **prefixes = NULL;
 
+	if (o->tools)
+		fprintf(stderr, "pprof: --tools is ignored: pprof reads object files itself\n");
+	if (o->symbols)
+		return symbols_run(o);
 	if (nfiles == 0) {
 		fprintf(stderr, "pprof: no profile given (try 'pprof --help')\n");
 		return 2;
@@ -300,14 +304,22 @@ int pipeline_run(const struct options *o)
 		return 1;
 	}
 	status = 1;
-	if (rd->fit)
-		program = rd->fit(p, program);
+	if (rd->fit) {
+		const char *fitted = rd->fit(p, program);
+
+		if (shown_program == program)
+			shown_program = fitted;
+		program = fitted;
+	}
 	prefixes = split_prefixes(o->lib_prefix, &so.nlib_prefix, &prefix_buf);
 	so.program = program;
 	so.lib_prefix = prefixes;
 	so.verbose = o->verbose;
 	so.keep_templates = ro->keep_templates;
 	so.server = fetcher_symbols(fetch);
+	so.add_lib = o->add_lib;
+	if (o->add_lib && symbolize_add_library(p, o->add_lib, &e) < 0)
+		warnf("%s", e.msg);
 	if (o->symbolize != SYMBOLIZE_NONE &&
 	    (rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
@@ -320,6 +332,10 @@ int pipeline_run(const struct options *o)
 	ro->frames = rd->frames;
 	ro->style = rd->style;
 	ro->header = rd->header;
+	ro->pick = rd->pick;
+	ro->leaks = rd->leaks;
+	ro->source = rd;
+	ro->sample_index_set = o->sample_index != NULL;
 	if ((ro->sample_index = pipeline_sample_index(p, o->sample_index, &e)) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		status = 2;

@@ -503,6 +503,29 @@ static struct location **translate(struct profile *dst, const struct relocation 
 	return *buf;
 }
 
+static int64_t scale_of(const struct profile *p)
+{
+	return p->value_scale > 1 ? p->value_scale : 1;
+}
+
+/* What src's values are multiplied by to be in dst's fixed-point unit (scales are powers of two). */
+static int64_t src_factor(const struct profile *dst, const struct profile *src)
+{
+	return scale_of(dst) > scale_of(src) ? scale_of(dst) / scale_of(src) : 1;
+}
+
+/* Moves p's values to the finer fixed-point unit of value_scale. */
+static void rescale(struct profile *p, int64_t value_scale)
+{
+	int64_t f = value_scale / scale_of(p);
+	size_t i, j;
+
+	for (i = 0; i < p->nsample; i++)
+		for (j = 0; j < p->nsample_type; j++)
+			p->sample[i]->value[j] = sat_mul(p->sample[i]->value[j], f);
+	p->value_scale = value_scale;
+}
+
 /*
  * Adds src's samples times scale to dst.  With drop_negative, stacks dst
  * lacks are skipped and results below zero become zero.  Every address of
@@ -520,6 +543,8 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 
 	if (src->nsample_type != dst->nsample_type)
 		BUG("combining profiles of different sample types");
+	if (scale_of(src) > scale_of(dst))
+		rescale(dst, src->value_scale);
 	relocation_init(&rel, dst, src);
 	for (i = 0; i < src->nsample; i++) {
 		const struct sample *s = src->sample[i];
@@ -539,7 +564,8 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 		}
 		for (j = 0; j < dst->nsample_type; j++)
 			/* scale is 1 or -1; -INT64_MIN does not exist. */
-			val[j] = scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j];
+			val[j] = sat_mul(scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j],
+					 src_factor(dst, src));
 		d = add_sample(dst, loc, s->nlocation, val, h, lab, s->nlabel);
 		if (drop_negative)
 			for (j = 0; j < dst->nsample_type; j++)
@@ -583,6 +609,7 @@ struct profile *profile_new_like(const struct profile *p)
 	for (i = 0; i < p->ncomment; i++)
 		profile_add_comment(q, p->comment[i]);
 	q->address_bits = p->address_bits;
+	q->value_scale = p->value_scale;
 	q->drop_frames = profile_intern(q, p->drop_frames);
 	q->keep_frames = profile_intern(q, p->keep_frames);
 	q->default_sample_type = profile_intern(q, p->default_sample_type);

@@ -116,7 +116,8 @@ static int64_t read_header(struct cursor *c, unsigned width, struct profile *p)
  * PC is 0 ends the data, as in gperftools pprof.  Callers' PCs are return
  * addresses: they are looked up one byte before, inside the call.
  */
-static int read_records(struct cursor *c, unsigned width, int64_t period, struct profile *p)
+static int read_records(struct cursor *c, unsigned width, int64_t period, int raw,
+			struct profile *p)
 {
 	uint64_t mask = width == 8 ? UINT64_MAX : UINT32_MAX;
 	struct stack_builder *sb = stack_builder_begin(p);
@@ -130,7 +131,11 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, struct
 		uint32_t i;
 
 		if (cursor_left(c) == 0) {
-			cursor_fail(c, rec_off, "missing end-of-data trailer (file truncated?)");
+			/* gperftools pprof writes symbolized profiles without one. */
+			if (raw)
+				ret = 0;
+			else
+				cursor_fail(c, rec_off, "missing end-of-data trailer (file truncated?)");
 			break;
 		}
 		count = cursor_word(c, width, "record header");
@@ -158,8 +163,10 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, struct
 		}
 		pc = stack_builder_reserve(sb, depth);
 		pc[0] = load_word(c->buf + c->off, width, c->big_endian);
+		/* Return addresses, but in symbolized profiles, whose are inside the call already. */
 		for (i = 1; i < depth; i++)
-			pc[i] = (load_word(c->buf + c->off + (size_t)i * width, width, c->big_endian) - 1) & mask;
+			pc[i] = (load_word(c->buf + c->off + (size_t)i * width, width, c->big_endian) -
+				 (raw ? 0 : 1)) & mask;
 		c->off += depth * width;
 		val[0] = (int64_t)count;
 		val[1] = (int64_t)count * period * 1000;
@@ -187,7 +194,8 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	}
 	c.big_endian = big;
 	p->address_bits = width * 8;
-	if ((period = read_header(&c, width, p)) < 0 || read_records(&c, width, period, p) < 0)
+	if ((period = read_header(&c, width, p)) < 0 ||
+	    read_records(&c, width, period, ro && ro->raw_addresses, p) < 0)
 		return -1;
 	maps_parse(p, name, (const char *)c.buf + c.off, cursor_left(&c));
 	/* Locations were created before the mappings were known. */

@@ -11,6 +11,7 @@
 #include "util.h"
 
 extern const struct reader reader_gperf, reader_gmon, reader_dcpi, reader_proto;
+extern const struct reader reader_heap, reader_contention, reader_thread, reader_symbolized;
 
 /*
  * The readers, in the order they are asked.  gmon first: gperftools' sniff
@@ -22,7 +23,31 @@ static const struct reader *const readers[] = {
 	&reader_gperf,
 	&reader_dcpi,
 	&reader_proto,
+	&reader_heap,
+	&reader_contention,
+	&reader_thread,
+	&reader_symbolized,
 };
+
+const struct reader *reader_for(const unsigned char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(readers); i++)
+		if (readers[i]->sniff(buf, len))
+			return readers[i];
+	return NULL;
+}
+
+const struct reader *reader_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(readers); i++)
+		if (!strcmp(readers[i]->name, name))
+			return readers[i];
+	return NULL;
+}
 
 int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
 		       const struct read_options *ro, struct profile **out,
@@ -46,7 +71,7 @@ int reader_load_buffer(const char *path, const unsigned char *buf, size_t len,
 		}
 		*out = p;
 		if (rd)
-			*rd = readers[i];
+			*rd = readers[i]->wraps ? readers[i]->wraps(buf, len) : readers[i];
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(readers); i++)

@@ -113,7 +113,7 @@ static void node_color(char *buf, size_t n, int64_t flat, int64_t max_flat)
 }
 
 static void add_nodes(Agraph_t *g, const struct graph *gr, const struct report *r,
-		      Agnode_t **nodes, struct strbuf *sb)
+		      Agnode_t **nodes, int heapcheck, struct strbuf *sb)
 {
 	int64_t max_flat = 0;
 	size_t i;
@@ -142,13 +142,21 @@ static void add_nodes(Agraph_t *g, const struct graph *gr, const struct report *
 		set(nodes[i], "label", sb->buf);
 		set(nodes[i], "shape", "box");
 		set(nodes[i], "fontsize", size);
-		set(nodes[i], "style", "filled");
-		set(nodes[i], "fillcolor", fill);
+		/* --heapcheck: sites that leak stand out, the rare negative ones too. */
+		if (heapcheck && en->flat > 0) {
+			set(nodes[i], "style", "filled");
+			set(nodes[i], "fillcolor", "gray");
+		} else if (heapcheck && en->flat < 0) {
+			set(nodes[i], "peripheries", "3");
+		} else {
+			set(nodes[i], "style", "filled");
+			set(nodes[i], "fillcolor", fill);
+		}
 	}
 }
 
 static void add_edges(Agraph_t *g, const struct graph *gr, const struct report *r,
-		      Agnode_t **nodes, enum dot_flags flags,
+		      Agnode_t **nodes, enum dot_flags flags, double scale,
 		      struct strbuf *sb)
 {
 	size_t i;
@@ -167,8 +175,8 @@ static void add_edges(Agraph_t *g, const struct graph *gr, const struct report *
 		/* pprof keeps this minimum for SVG only; thinner lines vanish in every format. */
 		if (w < 1)
 			w = 1;
-		/* A squashed count, capped: dot has crashed on very large weights. */
-		weight = pow(fabs(n), 0.7);
+		/* A squashed count (of whole units), capped: dot has crashed on very large weights. */
+		weight = pow(fabs(n / scale), 0.7);
 		if (weight > 100000)
 			weight = 100000;
 		sb_reset(sb);
@@ -246,8 +254,8 @@ Agraph_t *dot_graph_new(const struct profile *p, const struct report_options *o,
 	agattr(g, AGNODE, (char *)"height", (char *)"0.25");
 	add_legend(g, &gr, prog, &r, o, &sb);
 	nodes = xcalloc(gr.nnode, sizeof(*nodes));
-	add_nodes(g, &gr, &r, nodes, &sb);
-	add_edges(g, &gr, &r, nodes, flags, &sb);
+	add_nodes(g, &gr, &r, nodes, o->heapcheck, &sb);
+	add_edges(g, &gr, &r, nodes, flags, p->value_scale > 1 ? (double)p->value_scale : 1, &sb);
 out:
 	free(nodes);
 	sb_release(&sb);

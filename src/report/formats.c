@@ -15,6 +15,9 @@ extern const struct report_format report_proto_format;
 /* Go pprof's views: traces.c, tree.c (tree, peek), tags.c, flame.c; text.c's top. */
 extern const struct report_format report_traces_format, report_tree_format, report_peek_format,
 	report_tags_format, report_flame_format, report_top_format;
+/* raw.c, collapsed.c, callgrind.c: google-pprof's symbolized profile, folded stacks, callgrind. */
+extern const struct report_format report_raw_format, report_collapsed_format,
+	report_callgrind_format;
 
 /* The order of --help and of prefix matching's ties. */
 const struct report_format *const report_formats[] = {
@@ -37,6 +40,9 @@ const struct report_format *const report_formats[] = {
 	&report_peek_format,
 	&report_tags_format,
 	&report_flame_format,
+	&report_raw_format,
+	&report_collapsed_format,
+	&report_callgrind_format,
 	NULL,
 };
 

@@ -385,8 +385,10 @@ static void put_samples(struct writer *w, struct pbuf *o, struct pbuf *t, struct
 			put_varint(u, w->loc_of[s->location[j]->id - 1] + 1);
 		if (u->n)
 			put_message(t, 1, u);
+		/* Fixed-point values become whole numbers, fractions dropped (Go's int64()). */
 		for (k = 0; k < p->nsample_type; k++)
-			put_varint(u, (uint64_t)s->value[k]);
+			put_varint(u, (uint64_t)(p->value_scale > 1 ? s->value[k] / p->value_scale
+								     : s->value[k]));
 		if (u->n)
 			put_message(t, 2, u);
 		for (j = 0; j < s->nlabel; j++) {
@@ -511,8 +513,7 @@ static int write_proto(FILE *out, const struct profile *p, const struct report_o
 	if (!q)
 		return -1;
 	r = proto_write(out, q, e);
-	if (q != p)
-		profile_free((struct profile *)q);
+	report_profile_release(p, q);
 	return r;
 }
 

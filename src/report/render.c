@@ -306,12 +306,18 @@ static int png_write(FILE *out, const struct profile *p, const struct report_opt
 
 /* --- viewers --------------------------------------------------------------- */
 
-/* Writes the rendering to a new file TMPDIR/pprofXXXXXX.SUFFIX; file receives its name. */
+/*
+ * Writes the rendering to a new file DIR/pprofXXXXXX.SUFFIX, DIR being
+ * $PPROF_TMPDIR, else $TMPDIR, else /tmp; file receives its name.
+ */
 static int write_temp(const char *format, enum dot_flags flags, const char *suffix,
 		      const struct profile *p, const struct report_options *o, struct strbuf *file,
 		      struct err *e)
 {
-	const char *dir = getenv("TMPDIR");
+	const char *dir = getenv("PPROF_TMPDIR");
+
+	if (!dir || !*dir)
+		dir = getenv("TMPDIR");
 	struct strbuf bytes = STRBUF_INIT;
 	size_t off = 0;
 	int fd;
@@ -399,8 +405,10 @@ static int view(const struct profile *p, const struct report_options *o, const c
 static int gv_write(FILE *out, const struct profile *p, const struct report_options *o,
 		    struct err *e)
 {
-	static const char *const args[] = { "--scale=0", "--noantialias", NULL };
+	char scale[32];
+	const char *args[] = { scale, "--noantialias", NULL };
 
+	snprintf(scale, sizeof(scale), "--scale=%d", o->gv_scale);
 	return view(p, o, "ps2", "ps", "gv", args, "gv", e);
 }
 

@@ -113,6 +113,11 @@ static const char *triple_fileline(struct builder *b, const struct location *loc
 		return b->tmp.buf;
 	}
 	ln = triple_line(loc, j);
+	/* Symbolized profiles name no files: pprof's file:line is then "?". */
+	if (!strcmp(ln->function->filename, "?") && !ln->line) {
+		sb_adds(&b->tmp, "?");
+		return b->tmp.buf;
+	}
 	sb_addf(&b->tmp, "%s:%lld", ln->function->filename[0] ? ln->function->filename : "??",
 		(long long)ln->line);
 	return b->tmp.buf;
@@ -535,8 +540,10 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 		return;
 	r->entry[path[0]].flat = sat_add(r->entry[path[0]].flat, w->count);
 	r->local_total = sat_add(r->local_total, w->count);
-	for (j = 0; j < np; j++)
+	for (j = 0; j < np; j++) {
 		r->entry[path[j]].cum = sat_add(r->entry[path[j]].cum, w->count);
+		r->entry[path[j]].kept = 1;
+	}
 	if (b->o->keep_stacks) {
 		struct rstack *rs;
 
@@ -669,8 +676,9 @@ void report_measured_style(const struct profile *p, int si, const struct report_
 {
 	const struct value_type *vt = &p->sample_type[si];
 
+	memset(vs, 0, sizeof(*vs));
 	vs->unit = vt->type;
-	vs->divisor = 1;
+	vs->divisor = p->value_scale > 1 ? (double)p->value_scale : 1;
 	vs->decimals = 0;
 	vs->measure = vt->unit;
 	vs->multiplier = 1;
@@ -694,29 +702,71 @@ void report_default_style(const struct profile *p, int si, const struct report_o
 	vs->unit = "samples";
 	vs->divisor = 1;
 	vs->decimals = 0;
+	if (p->value_scale > 1) {
+		vs->divisor = (double)p->value_scale;
+		vs->whole = 1;
+	}
 	if (!vt || !strcmp(vt->type, "samples"))
 		return;
 	if (!strcmp(vt->unit, "nanoseconds")) {
 		vs->unit = "s";
-		vs->divisor = 1e9;
+		vs->divisor *= 1e9;
 		vs->decimals = 2;
+		vs->whole = 0;
 	} else if (si > 0 && !strcmp(vt->unit, "count")) {
 		vs->unit = vt->type;
 	}
+}
+
+/* The value reports count (o->pick's choice, or --sample_index's), and whether it is a mean. */
+static int pick_value(const struct profile *p, const struct report_options *o, int *mean)
+{
+	int si = o->sample_index;
+
+	*mean = 0;
+	if (o->pick)
+		o->pick(p, o, &si, mean);
+	if (si < 0 || (size_t)si >= p->nsample_type)
+		si = 0;
+	return si;
+}
+
+static int64_t value_of(const struct profile *p, const struct sample *s, int si, int mean)
+{
+	if (!mean)
+		return s->value[si];
+	/* A mean keeps the fixed-point unit of the values. */
+	return s->value[0] ? sat_mul(s->value[si], p->value_scale > 1 ? p->value_scale : 1) /
+			     s->value[0] : 0;
+}
+
+int64_t report_sample_value(const struct profile *p, const struct sample *s,
+			    const struct report_options *o)
+{
+	int mean, si = pick_value(p, o, &mean);
+
+	return p->nsample_type ? value_of(p, s, si, mean) : 0;
+}
+
+int report_value_index(const struct profile *p, const struct report_options *o)
+{
+	int mean;
+
+	return pick_value(p, o, &mean);
 }
 
 /*
  * The total (the sum of the values), and Go pprof's: the sum of their
  * absolute values, or with --diff_base samples that of theirs alone.
  */
-static void go_totals(const struct profile *p, int si, struct report *r)
+static void go_totals(const struct profile *p, int si, int mean, struct report *r)
 {
 	int64_t all = 0, base = 0;
 	size_t i;
 
 	for (i = 0; i < p->nsample; i++) {
 		const struct sample *s = p->sample[i];
-		int64_t v = s->value[si];
+		int64_t v = value_of(p, s, si, mean);
 
 		r->total = sat_add(r->total, v);
 		v = v < 0 ? -v : v;
@@ -759,7 +809,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	struct wstack *ws = NULL;
 	uint32_t *path = NULL, *seen = NULL;
 	size_t nws = 0, i;
-	int si = o->sample_index;
+	int mean, si = pick_value(p, o, &mean);
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -769,8 +819,6 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	htab_init(&r->index->by_key, 1024);
 	b.addr_digits = p->address_bits == 32 ? 8 : 16;
 	b.qq = intern(&b, "??");
-	if (si < 0 || (size_t)si >= p->nsample_type)
-		si = 0;
 	(o->style ? o->style : report_default_style)(p, si, o, &r->style);
 	if (o->focus && o->focus[0] && !(focus = regex_compile(o->focus, "--focus", e)))
 		goto out;
@@ -780,7 +828,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	    !(b.frames_re = regex_compile(o->frames->regex, "uninteresting frames", e)))
 		goto out;
 
-	go_totals(p, si, r);
+	go_totals(p, si, mean, r);
 	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
 	build_fninfo(&b);
@@ -804,7 +852,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		ws[nws].loc = s->location;
 		ws[nws].n = s->nlocation;
 		ws[nws].k = 1;
-		ws[nws].count = s->value[si];
+		ws[nws].count = value_of(p, s, si, mean);
 		nws++;
 	}
 	if (o->frames && o->frames->signal_frames)
@@ -869,10 +917,10 @@ static void choose_unit(struct report *r)
 	for (i = 0; i < r->nentry; i++) {
 		if (!r->entry[i].flat && !r->entry[i].cum)
 			continue;
-		flat[n] = sat_mul(r->entry[i].flat, r->style.multiplier);
-		cum[n++] = sat_mul(r->entry[i].cum, r->style.multiplier);
+		flat[n] = report_measure(&r->style, r->entry[i].flat);
+		cum[n++] = report_measure(&r->style, r->entry[i].cum);
 	}
-	r->style.show = units_report_unit(flat, cum, n, sat_mul(r->total, r->style.multiplier),
+	r->style.show = units_report_unit(flat, cum, n, report_measure(&r->style, r->total),
 					  r->style.measure);
 	free(flat);
 	free(cum);
@@ -886,6 +934,12 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 	if (r->style.measure && (!strcmp(r->style.show, "minimum") || !strcmp(r->style.show, "auto")))
 		choose_unit(r);
 	return 0;
+}
+
+void report_profile_release(const struct profile *p, const struct profile *q)
+{
+	if (q && q != p)
+		profile_free((struct profile *)q);
 }
 
 const struct profile *report_profile(const struct profile *p, const struct report_options *o,

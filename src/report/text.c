@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "symlist.h"
 #include "units.h"
 #include "util.h"
 
@@ -47,10 +48,18 @@ static void print_name(FILE *out, const struct entry *e, const struct report_opt
 		fprintf(out, "%s\n", e->display ? e->display : e->key);
 }
 
+int64_t report_measure(const struct value_style *vs, int64_t v)
+{
+	v = sat_mul(v, vs->multiplier);
+	return vs->divisor > 1 ? (int64_t)((double)v / vs->divisor) : v;
+}
+
 void report_value(const struct report *r, int64_t v, char *buf, size_t n)
 {
 	if (r->style.measure)
-		units_label(sat_mul(v, r->style.multiplier), r->style.measure, r->style.show, buf, n);
+		units_label(report_measure(&r->style, v), r->style.measure, r->style.show, buf, n);
+	else if (r->style.whole)
+		snprintf(buf, n, "%lld", (long long)((double)v / r->style.divisor));
 	else if (r->style.decimals || r->style.divisor != 1)
 		snprintf(buf, n, "%.*f", r->style.decimals, (double)v / r->style.divisor);
 	else
@@ -79,7 +88,8 @@ void report_kept(FILE *out, const struct report *r, int64_t v, const char *what,
 		r->total ? (double)v * 100.0 / (double)r->total : 0.0);
 }
 
-void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit)
+/* "Total: ..." and what the filters kept. */
+static void report_total(FILE *out, const struct report *r, const struct report_options *o)
 {
 	if (r->total != 0) {
 		char t[80];
@@ -102,6 +112,11 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 		if (o->ignore)
 			report_kept(out, r, r->kept_total, "ignoring", o->ignore);
 	}
+}
+
+void report_text(FILE *out, const struct report *r, const struct report_options *o, int limit)
+{
+	report_total(out, r, o);
 	report_text_rows(out, r, o, limit);
 }
 
@@ -116,6 +131,9 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 		const struct entry *e = v[i];
 		char fp[32], rp[32], cp[32], fv[48], cv[48];
 
+		/* Rows no kept stack reaches are not pprof's at all; zero rows count for topN. */
+		if (!e->kept && !e->flat && !e->cum)
+			continue;
 		running += e->flat;
 		if (e->flat != 0 || e->cum != 0) {
 			percent(fp, sizeof(fp), e->flat, r->local_total);
@@ -147,7 +165,21 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 	for (i = 0; i < p->ncomment; i++)
 		fprintf(out, "%s\n", p->comment[i]);
 	/* Go pprof's --nodecount for text: that many rows, when it is given. */
-	report_text(out, &r, o, o->nodecount_set ? o->nodecount : 0);
+	if (!o->stacks) {
+		report_text(out, &r, o, o->nodecount_set ? o->nodecount : 0);
+		report_release(&r);
+		return 0;
+	}
+	/* --stacks: every stack, then (heap) each allocation site, then the rows. */
+	report_total(out, &r, o);
+	fputs("Stacks:\n\n", out);
+	if (report_stacks(out, p, o, e) < 0) {
+		report_release(&r);
+		return -1;
+	}
+	if (o->leaks)
+		o->leaks(out, p, o);
+	report_text_rows(out, &r, o, o->nodecount_set ? o->nodecount : 0);
 	report_release(&r);
 	return 0;
 }

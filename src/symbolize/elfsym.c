@@ -233,13 +233,16 @@ void bounds_build(const struct elfsyms *t, struct bounds *b)
 	b->start = xcalloc(t->n + 1, sizeof(*b->start));
 	b->end = xcalloc(t->n + 1, sizeof(*b->end));
 	b->sym = xcalloc(t->n + 1, sizeof(*b->sym));
+	b->bare = xcalloc(t->n + 1, sizeof(*b->bare));
 	for (i = 0; i < t->n; i++) {
 		const struct elfsym *s = &t->sym[i];
 
 		if (n && b->start[n - 1] == s->value) {
-			/* Same address: a later text symbol replaces the earlier one. */
-			if (s->nm_class == 't' || s->nm_class == 'T')
+			/* Same address: a later text symbol replaces the earlier one, untagged. */
+			if (s->nm_class == 't' || s->nm_class == 'T') {
 				b->sym[n - 1] = s;
+				b->bare[n - 1] = 1;
+			}
 			continue;
 		}
 		if (n)
@@ -258,14 +261,17 @@ void bounds_release(struct bounds *b)
 	free(b->start);
 	free(b->end);
 	free(b->sym);
+	free(b->bare);
 	memset(b, 0, sizeof(*b));
 }
 
-const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr)
+const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr, int *bare)
 {
 	/* Ends ascend (the last routine ends where it starts): the first above addr. */
 	size_t i = u64_search_above(b->end, b->n, addr);
 
+	if (bare)
+		*bare = i < b->n && b->bare[i];
 	return i < b->n ? b->sym[i] : NULL;
 }
 

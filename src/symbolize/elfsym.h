@@ -76,6 +76,11 @@ size_t elfsyms_upto(const struct elfsyms *t, uint64_t addr);
 struct bounds {
 	uint64_t *start, *end;
 	const struct elfsym **sym;
+	/*
+	 * pprof's name of the routine has no "<ADDRESS>": a later text symbol
+	 * at its address replaced the first one, and pprof takes its name bare.
+	 */
+	unsigned char *bare;
 	size_t n;
 	/*
 	 * A "_fini" symbol starts an address: pprof then asks addr2line for
@@ -90,8 +95,9 @@ void bounds_release(struct bounds *b);
 /*
  * The routine covering addr, with no lower bound: an address below the first
  * start belongs to the first routine.  NULL when addr is past the last end.
+ * *bare (when not NULL) says whether pprof names it without "<ADDRESS>".
  */
-const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr);
+const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr, int *bare);
 
 /*
  * addr2line's fallback when debug information names no function: the

@@ -1,7 +1,10 @@
-/* image.c - where a range of link-time addresses lies in an object file (for DCPI images). */
+/* image.c - where link-time addresses lie in an object file (DCPI images, --add_lib). */
+#include <errno.h>
 #include <gelf.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "elfsym.h"
 #include "symbolize.h"
 #include "util.h"
 
@@ -33,6 +36,34 @@ int symbolize_image_range(const char *path, uint64_t start, uint64_t limit, uint
 			ret |= IMAGE_EXECUTABLE;
 	}
 out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+int symbolize_add_library(struct profile *p, const char *path, struct err *e)
+{
+	static const struct section_want text = { .name = ".text" };
+	int fd = open_regular(path), ret = -1;
+	Elf *elf = NULL;
+	GElf_Shdr sh;
+	size_t i;
+
+	if (fd < 0)
+		return err_set(e, "--add_lib: cannot open '%s': %s", path, strerror(errno));
+	if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(fd, ELF_C_READ, NULL)) ||
+	    elf_kind(elf) != ELF_K_ELF) {
+		err_set(e, "--add_lib: '%s' is not an ELF file", path);
+	} else if (!elf_section_find(elf, NULL, &text, &sh) || !sh.sh_size) {
+		err_set(e, "--add_lib: '%s' has no .text section", path);
+	} else {
+		profile_add_mapping(p, sh.sh_addr, sh.sh_addr + sh.sh_size, sh.sh_offset, path, "");
+		/* Its range takes its addresses, as it would had the profile listed it. */
+		for (i = 0; i < p->nlocation; i++)
+			p->location[i]->mapping = profile_find_mapping(p, p->location[i]->address);
+		ret = 0;
+	}
 	if (elf)
 		elf_end(elf);
 	close(fd);

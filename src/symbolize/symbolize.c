@@ -491,7 +491,9 @@ void symbolizer_plan(struct symbolizer *s)
 		/* The server names what no object of a known build id does. */
 		if (o->server && !o->program && !mapping_has_build_id(mp))
 			continue;
-		if (o->program && ((prog_real && !strcmp(f, prog_real)) ||
+		if (o->add_lib && !strcmp(f, o->add_lib)) {
+			add_lib(s, f, mp, i);
+		} else if (o->program && ((prog_real && !strcmp(f, prog_real)) ||
 				   !strcmp(base_name(f), base_name(o->program)))) {
 			add_lib(s, o->program, mp, i);
 		} else if ((found = locate_object(mp, s->quiet))) {
@@ -583,11 +585,11 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t
 	struct profile *p = s->strings;
 	const struct elfsym *nm = NULL;
 	char pcname[32];
-	int n, i, have_nm = ob->bounds.n > 0;
+	int n, i, have_nm = ob->bounds.n > 0, bare = 0;
 
 	n = addr2line(ob, addr, fr);
 	if (have_nm)
-		nm = bounds_lookup(&ob->bounds, addr);
+		nm = bounds_lookup(&ob->bounds, addr, &bare);
 	snprintf(pcname, sizeof(pcname), "0x%0*llx", p->address_bits == 32 ? 8 : 16,
 		 (unsigned long long)pc);
 	for (i = 0; have_nm && i < n; i++) {
@@ -595,7 +597,7 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t
 			/* addr2line knows nothing: nm's routine, or the bare address. */
 			fr[i].name = nm ? nm->name : profile_intern(p, pcname);
 			fr[i].raw = nm ? nm->raw : fr[i].name;
-			fr[i].symaddr = nm ? nm->value : NO_SYMBOL_ADDRESS;
+			fr[i].symaddr = nm && !bare ? nm->value : NO_SYMBOL_ADDRESS;
 			continue;
 		}
 		/* nm's name, tagged with its address, wins when it starts alike. */
@@ -604,7 +606,7 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t
 			if (!strncmp(nm->name, tmp->buf, tmp->len)) {
 				fr[i].name = nm->name;
 				fr[i].raw = nm->raw;
-				fr[i].symaddr = nm->value;
+				fr[i].symaddr = bare ? NO_SYMBOL_ADDRESS : nm->value;
 			}
 		} else if (!strncmp(pcname, tmp->buf, tmp->len)) {
 			fr[i].name = fr[i].raw = profile_intern(p, pcname);
