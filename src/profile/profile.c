@@ -7,8 +7,17 @@
 #include "strtab.h"
 #include "util.h"
 
+/*
+ * Locations live in chunks that double in size (64, 128, ...), so that a
+ * location's index gives its address by arithmetic: lookups of big
+ * profiles then miss the cache once (the table), not twice (the pointer
+ * array).
+ */
+#define LOC_CHUNK_BITS 6
+
 struct profile_index {
-	struct htab loc;     /* by address (the hash is a bijection of it) */
+	struct htab loc;     /* by address */
+	struct location *loc_chunk[64 - LOC_CHUNK_BITS];
 	struct htab fn;      /* by all fields */
 	struct htab sample;  /* by stack */
 	/* Mappings by start, then by id; rebuilt when mappings were added. */
@@ -147,42 +156,62 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 	return NULL;
 }
 
+/* The location of 1-based index id. */
+static inline struct location *location_at(const struct profile_index *ix, uint64_t id)
+{
+	uint64_t v = id - 1 + (1u << LOC_CHUNK_BITS);
+	unsigned k = 63 - (unsigned)__builtin_clzll(v) - LOC_CHUNK_BITS;
+
+	return &ix->loc_chunk[k][v - ((uint64_t)1 << (k + LOC_CHUNK_BITS))];
+}
+
+static struct location *new_location(struct profile *p, struct mapping *m, uint64_t addr)
+{
+	struct profile_index *ix = p->index;
+	uint64_t v = p->nlocation + (1u << LOC_CHUNK_BITS);
+	unsigned k = 63 - (unsigned)__builtin_clzll(v) - LOC_CHUNK_BITS;
+	struct location *l;
+
+	/* The first location of a chunk: the chunk, left untouched until used. */
+	if (v == (uint64_t)1 << (k + LOC_CHUNK_BITS))
+		ix->loc_chunk[k] = arena_alloc(&p->arena, v * sizeof(*l));
+	GROW(p->location, p->cap_location, p->nlocation + 1);
+	l = location_at(ix, p->nlocation + 1);
+	memset(l, 0, sizeof(*l));
+	l->address = addr;
+	l->mapping = m;
+	p->location[p->nlocation++] = l;
+	l->id = p->nlocation;
+	return l;
+}
+
 struct location *profile_location(struct profile *p, uint64_t addr)
 {
 	struct htab *t = &p->index->loc;
 	uint64_t h = hash_u64(addr);
-	struct location *l;
 	size_t i;
 
-	HTAB_FIND(t, h, i, 1);
+	HTAB_FIND(t, h, i, location_at(p->index, t->slot[i].idx)->address == addr);
 	if (t->slot[i].idx)
-		return p->location[t->slot[i].idx - 1];
-	l = arena_calloc(&p->arena, 1, sizeof(*l));
-	l->address = addr;
-	l->mapping = profile_find_mapping(p, addr);
-	GROW(p->location, p->cap_location, p->nlocation + 1);
-	p->location[p->nlocation++] = l;
-	l->id = p->nlocation;
+		return location_at(p->index, t->slot[i].idx);
+	new_location(p, profile_find_mapping(p, addr), addr);
 	htab_insert(t, i, h, (uint32_t)p->nlocation);
-	return l;
+	return p->location[p->nlocation - 1];
 }
 
 struct location *profile_add_location(struct profile *p, struct mapping *m, uint64_t addr)
 {
 	struct htab *t = &p->index->loc;
 	uint64_t h = hash_u64(addr);
-	struct location *l = arena_calloc(&p->arena, 1, sizeof(*l));
 	size_t i;
 
-	l->address = addr;
-	l->mapping = m;
-	GROW(p->location, p->cap_location, p->nlocation + 1);
-	p->location[p->nlocation++] = l;
-	l->id = p->nlocation;
-	HTAB_FIND(t, h, i, 1);
-	if (!t->slot[i].idx)
+	HTAB_FIND(t, h, i, location_at(p->index, t->slot[i].idx)->address == addr);
+	if (!t->slot[i].idx) {
+		new_location(p, m, addr);
 		htab_insert(t, i, h, (uint32_t)p->nlocation);
-	return l;
+		return p->location[p->nlocation - 1];
+	}
+	return new_location(p, m, addr);
 }
 
 static uint64_t fn_hash_fields(const char *name, const char *sys, const char *file,
