@@ -22,6 +22,11 @@
 /* What readers are told: limits on untrusted input.  NULL means the defaults. */
 struct read_options {
 	size_t max_input;   /* bytes compressed input may inflate to; 0: 1 GiB */
+	/*
+	 * Set by reader_load: buf is a read-only mapping of the file, whose
+	 * pages a reader may drop once parsed (they read back from the file).
+	 */
+	int mapped;
 };
 
 struct reader {
