@@ -35,6 +35,7 @@ struct stack_builder *stack_builder_begin(struct profile *p)
 	struct stack_builder *b = xcalloc(1, sizeof(*b));
 
 	b->p = p;
+	profile_index_ensure(p);
 	b->cache = xcalloc(2 * PC_CACHE, sizeof(*b->cache));
 	b->value = xcalloc(BATCH * (p->nsample_type + 1), sizeof(*b->value));
 	b->queue = sample_queue_start(p);
@@ -137,6 +138,8 @@ void stack_builder_end(struct stack_builder *b)
 		return;
 	flush(b);
 	sample_queue_finish(b->queue);
+	/* Symbolization and reports come next, and look nothing up by address or stack. */
+	profile_drop_indexes(b->p);
 	free(b->cache);
 	free(b->value);
 	free(b->addr);

@@ -23,6 +23,14 @@ struct sample *profile_add_sample_hashed(struct profile *p, struct location *con
 					 const int64_t *value, uint64_t stack_hash);
 
 /*
+ * The indexes by address and by stack are needed only while locations and
+ * samples are added: a big read drops them when it ends, and the next
+ * addition makes them again.  Builders need them at hand (ensure).
+ */
+void profile_drop_indexes(struct profile *p);
+void profile_index_ensure(struct profile *p);
+
+/*
  * A queue that adds samples on a second thread while the caller goes on
  * reading: push copies the stack and values; finish waits until all are
  * added.  Between start and finish only the queue may add samples, and the

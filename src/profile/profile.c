@@ -185,9 +185,64 @@ static struct location *new_location(struct profile *p, struct mapping *m, uint6
 	return l;
 }
 
-struct location *profile_location(struct profile *p, uint64_t addr)
+/*
+ * The indexes by address and by stack, made again when they were dropped
+ * (profile_drop_indexes): at the first addition after a big read.
+ */
+static struct htab *loc_index(struct profile *p)
 {
 	struct htab *t = &p->index->loc;
+	size_t i, k;
+
+	if (t->slot)
+		return t;
+	htab_init(t, p->nlocation * 2);
+	for (i = 0; i < p->nlocation; i++) {
+		uint64_t addr = p->location[i]->address, h = hash_u64(addr);
+
+		/* The first location made at an address is the one found. */
+		HTAB_FIND(t, h, k, location_at(p->index, t->slot[k].idx)->address == addr);
+		if (!t->slot[k].idx)
+			htab_insert(t, k, h, (uint32_t)(i + 1));
+	}
+	return t;
+}
+
+static uint64_t sample_hash(const struct sample *s);
+
+static struct htab *sample_index(struct profile *p)
+{
+	struct htab *t = &p->index->sample;
+	size_t i, k;
+
+	if (t->slot)
+		return t;
+	htab_init(t, p->nsample * 2);
+	for (i = 0; i < p->nsample; i++) {
+		uint64_t h = sample_hash(p->sample[i]);
+
+		/* Samples are unique: the first empty slot is theirs. */
+		HTAB_FIND(t, h, k, 0);
+		htab_insert(t, k, h, (uint32_t)(i + 1));
+	}
+	return t;
+}
+
+void profile_drop_indexes(struct profile *p)
+{
+	htab_release(&p->index->loc);
+	htab_release(&p->index->sample);
+}
+
+void profile_index_ensure(struct profile *p)
+{
+	loc_index(p);
+	sample_index(p);
+}
+
+struct location *profile_location(struct profile *p, uint64_t addr)
+{
+	struct htab *t = loc_index(p);
 	uint64_t h = hash_u64(addr);
 	size_t i;
 
@@ -201,7 +256,7 @@ struct location *profile_location(struct profile *p, uint64_t addr)
 
 struct location *profile_add_location(struct profile *p, struct mapping *m, uint64_t addr)
 {
-	struct htab *t = &p->index->loc;
+	struct htab *t = loc_index(p);
 	uint64_t h = hash_u64(addr);
 	size_t i;
 
@@ -301,6 +356,14 @@ static uint64_t labels_hash(uint64_t h, const struct label *l, size_t n)
 	return h;
 }
 
+/* The hash a sample was added with. */
+static uint64_t sample_hash(const struct sample *s)
+{
+	uint64_t h = profile_stack_hash(s->location, s->nlocation);
+
+	return s->nlabel ? labels_hash(h, s->label, s->nlabel) : h;
+}
+
 /* Go's order: string labels before numeric ones, each by key. */
 static int label_before(const struct label *a, const struct label *b)
 {
@@ -368,7 +431,7 @@ static struct sample *add_sample(struct profile *p, struct location *const *loc,
 				 const int64_t *value, uint64_t h, const struct label *label,
 				 size_t nlabel)
 {
-	struct htab *t = &p->index->sample;
+	struct htab *t = sample_index(p);
 	struct sample *s;
 	size_t i, k;
 
@@ -380,7 +443,7 @@ static struct sample *add_sample(struct profile *p, struct location *const *loc,
 		return s;
 	}
 	/* One block: the sample, its values, its stack, its labels. */
-	s = arena_alloc(&p->sample_arena, sizeof(*s) + p->nsample_type * sizeof(*value) +
+	s = arena_alloc8(&p->sample_arena, sizeof(*s) + p->nsample_type * sizeof(*value) +
 			n * sizeof(*loc) + nlabel * sizeof(*label));
 	s->nlocation = (uint32_t)n;
 	s->value = (int64_t *)(s + 1);
@@ -597,7 +660,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 		struct sample *d;
 
 		if (drop_negative) {
-			struct htab *t = &dst->index->sample;
+			struct htab *t = sample_index(dst);
 			size_t k;
 
 			HTAB_FIND(t, h, k, same_sample(dst->sample[t->slot[k].idx - 1], loc, s->nlocation,

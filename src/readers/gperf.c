@@ -53,7 +53,7 @@ static int gperf_sniff(const unsigned char *buf, size_t len)
 
 /*
  * Only a window of the input stays resident: a file is mapped without
- * being read in (reader.c), so every 4 MB the next window is faulted in
+ * being read in (reader.c), so every 2 MB the next window is faulted in
  * at once (faster than page by page), and the pages behind are dropped
  * when they belong to the file's mapping (a buffer of the caller's is
  * left alone).  A kernel without this advice faults pages in as they are
@@ -66,7 +66,7 @@ struct window {
 	int mapped;
 };
 
-#define WINDOW (4u << 20)
+#define WINDOW (2u << 20)
 
 static void window_advance(struct window *w, size_t upto)
 {
