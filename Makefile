@@ -7,7 +7,7 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 
-PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c libcurl
+PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c libcurl libdeflate
 PKG_CONFIG ?= pkg-config
 
 CC ?= cc
