@@ -53,7 +53,7 @@ struct builder {
 	size_t nkeys, cap_keys;
 	uint32_t *chain;       /* a stack's entries before de-duplication (keep_stacks) */
 	size_t cap_chain;
-	struct strbuf sb, tmp;
+	struct strbuf sb, tmp, fn;
 	unsigned addr_digits;
 	const char *qq;        /* "??" */
 	struct regex *frames_re; /* o->frames->regex */
@@ -75,9 +75,38 @@ static const char *intern(struct builder *b, const char *s)
 	return strtab_intern(b->r->index->keys, s, strlen(s));
 }
 
+/* The address in addr_digits hex digits, zero-padded (as "%0*llx" has it, faster). */
 static void format_addr(const struct builder *b, uint64_t a, char *buf, size_t n)
 {
-	snprintf(buf, n, "%0*llx", (int)b->addr_digits, (unsigned long long)a);
+	static const char hex[] = "0123456789abcdef";
+	char tmp[24];
+	int len = 0, i;
+
+	do {
+		tmp[len++] = hex[a & 15];
+		a >>= 4;
+	} while (a);
+	while (len < (int)b->addr_digits && len < (int)sizeof(tmp))
+		tmp[len++] = '0';
+	for (i = 0; i < len && (size_t)i + 1 < n; i++)
+		buf[i] = tmp[len - 1 - i];
+	buf[i] = 0;
+}
+
+/* v in decimal (as "%lld"). */
+static void sb_add_int(struct strbuf *sb, int64_t v)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[sizeof(tmp) - 1 - n++] = '-';
+	sb_add(sb, tmp + sizeof(tmp) - n, (size_t)n);
 }
 
 static const char *addr_string(struct builder *b, uint64_t a)
@@ -117,8 +146,9 @@ static const char *triple_fileline(struct builder *b, const struct location *loc
 		return b->tmp.buf;
 	}
 	ln = triple_line(loc, j);
-	sb_addf(&b->tmp, "%s:%lld", ln->function->filename[0] ? ln->function->filename : "??",
-		(long long)ln->line);
+	sb_adds(&b->tmp, ln->function->filename[0] ? ln->function->filename : "??");
+	sb_addc(&b->tmp, ':');
+	sb_add_int(&b->tmp, ln->line);
 	return b->tmp.buf;
 }
 
@@ -318,26 +348,32 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 		}
 		return *k - 1;
 	}
-	sb_reset(&b->sb);
-	sb_adds(&b->sb, func);
+	/* The parts are composed in scratch buffers: only the key is interned. */
+	sb_reset(&b->fn);
+	sb_adds(&b->fn, func);
 	if (inl)
-		sb_adds(&b->sb, " (inline)");
-	func = intern(b, b->sb.buf);
-	fl = intern(b, triple_fileline(b, loc, j));
+		sb_adds(&b->fn, " (inline)");
+	func = b->fn.buf;
+	fl = triple_fileline(b, loc, j);
 	format_addr(b, loc->address, a, sizeof(a));
 	sb_reset(&b->sb);
 	switch (b->o->granularity) {
 	case GRAN_PCS:  /* build_keys takes these itself */
 	case GRAN_ADDRESSES:
-		sb_addf(&b->sb, "%s %s %s", a, func, fl);
+		sb_adds(&b->sb, a);
+		sb_addc(&b->sb, ' ');
+		sb_adds(&b->sb, func);
+		sb_addc(&b->sb, ' ');
+		sb_adds(&b->sb, fl);
 		break;
 	case GRAN_LINES:
 		if (!strcmp(func, "??") && !strcmp(fl, "??:0"))
 			return address_entry(b, loc);
+		sb_adds(&b->sb, func);
+		sb_addc(&b->sb, ' ');
+		sb_adds(&b->sb, fl);
 		if (b->o->show_addresses)
-			sb_addf(&b->sb, "%s %s (%s)", func, fl, a);
-		else
-			sb_addf(&b->sb, "%s %s", func, fl);
+			sb_addf(&b->sb, " (%s)", a);
 		break;
 	case GRAN_FUNCTIONS:
 		if (!strcmp(func, "??"))
@@ -927,7 +963,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		 struct profile *out, struct err *e)
 {
 	struct builder b = { .p = p, .o = o, .r = r, .sb = STRBUF_INIT, .tmp = STRBUF_INIT,
-			     .out = out };
+			     .fn = STRBUF_INIT, .out = out };
 	struct regex *focus = NULL, *ignore = NULL;
 	size_t i;
 	int ret = -1, split;
@@ -996,6 +1032,7 @@ out:
 	gofilter_free(b.gf);
 	sb_release(&b.sb);
 	sb_release(&b.tmp);
+	sb_release(&b.fn);
 	regex_free(focus);
 	regex_free(ignore);
 	regex_free(b.frames_re);

@@ -1,4 +1,5 @@
 /* text.c - the text report: one line per entry with flat, flat%, sum%, cum, cum%, name. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,12 +7,56 @@
 #include "units.h"
 #include "util.h"
 
+/* v in decimal at q (as "%lld"); returns its length. */
+static int fmt_int(char *q, int64_t v)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int n = 0, k = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		q[k++] = '-';
+	while (n)
+		q[k++] = tmp[--n];
+	q[k] = 0;
+	return k;
+}
+
+/*
+ * "%.1f%%" of num * 100 / total.  Big reports print hundreds of thousands
+ * of these, so the digits are made here; printf's correct rounding of the
+ * binary value is kept by leaving it the values within a hair of a tie.
+ */
 static void percent(char *buf, size_t n, int64_t num, int64_t total)
 {
-	if (total != 0)
-		snprintf(buf, n, "%.1f%%", (double)num * 100.0 / (double)total);
-	else
+	double x, y, f;
+	int64_t m;
+	char *q = buf;
+
+	if (total == 0) {
 		snprintf(buf, n, "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+		return;
+	}
+	x = (double)num * 100.0 / (double)total;
+	y = x * 10.0;
+	f = floor(y);
+	if (n < 32 || !(fabs(x) < 1e6) || fabs(y - f - 0.5) < 1e-6) {
+		snprintf(buf, n, "%.1f%%", x);
+		return;
+	}
+	m = (int64_t)f + (y - f > 0.5);
+	if (signbit(x))
+		*q++ = '-';
+	m = m < 0 ? -m : m;
+	q += fmt_int(q, m / 10);
+	q[0] = '.';
+	q[1] = (char)('0' + m % 10);
+	q[2] = '%';
+	q[3] = 0;
 }
 
 static int cmp_entry(const void *a, const void *b, void *cum)
@@ -41,15 +86,31 @@ const struct entry **report_sorted(const struct report *r, int cum)
 /* How pprof prints a key: an address key shows its symbol and file:line. */
 static void print_name(FILE *out, const struct entry *e, const struct report_options *o)
 {
-	if (e->display && o->granularity == GRAN_ADDRESSES)
-		fprintf(out, "%s %s\n", e->key, e->display);
-	else
-		fprintf(out, "%s\n", e->display ? e->display : e->key);
+	if (e->display && o->granularity == GRAN_ADDRESSES) {
+		fputs(e->key, out);
+		fputc(' ', out);
+	}
+	fputs(e->display ? e->display : e->key, out);
+	fputc('\n', out);
+}
+
+/* s right-aligned in width columns, then a space (as "%*s "). */
+static char *column(char *q, const char *s, int width)
+{
+	int n = (int)strlen(s);
+
+	while (n < width--)
+		*q++ = ' ';
+	memcpy(q, s, (size_t)n);
+	q[n] = ' ';
+	return q + n + 1;
 }
 
 void report_value(const struct report *r, int64_t v, char *buf, size_t n)
 {
-	if (r->style.measure)
+	if (!r->style.measure && !r->style.decimals && r->style.divisor == 1 && n >= 24)
+		fmt_int(buf, v);
+	else if (r->style.measure)
 		units_label(sat_mul(v, r->style.multiplier), r->style.measure, r->style.show, buf, n);
 	else if (r->style.decimals || r->style.divisor != 1)
 		snprintf(buf, n, "%.*f", r->style.decimals, (double)v / r->style.divisor);
@@ -114,7 +175,7 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 
 	for (i = 0; i < r->nentry; i++) {
 		const struct entry *e = v[i];
-		char fp[32], rp[32], cp[32], fv[48], cv[48];
+		char fp[32], rp[32], cp[32], fv[48], cv[48], row[256], *q = row;
 
 		running += e->flat;
 		if (e->flat != 0 || e->cum != 0) {
@@ -123,7 +184,13 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 			percent(cp, sizeof(cp), e->cum, r->local_total);
 			report_value(r, e->flat, fv, sizeof(fv));
 			report_value(r, e->cum, cv, sizeof(cv));
-			fprintf(out, "%8s %6s %6s %8s %6s ", fv, fp, rp, cv, cp);
+			/* "%8s %6s %6s %8s %6s ", one write per row. */
+			q = column(q, fv, 8);
+			q = column(q, fp, 6);
+			q = column(q, rp, 6);
+			q = column(q, cv, 8);
+			q = column(q, cp, 6);
+			fwrite(row, 1, (size_t)(q - row), out);
 			print_name(out, e, o);
 			/* Rows printed count (gperftools pprof's topN counted skipped ones too). */
 			if (limit > 0 && ++lines >= limit)
