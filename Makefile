@@ -7,7 +7,7 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 
-PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c libcurl libmicrohttpd
+PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c libcurl libmicrohttpd libdeflate
 PKG_CONFIG ?= pkg-config
 
 CC ?= cc

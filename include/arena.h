@@ -20,6 +20,8 @@ void arena_init(struct arena *a);
 void arena_release(struct arena *a);
 /* Aligned to 16 bytes; contents undefined. */
 void *arena_alloc(struct arena *a, size_t n);
+/* Aligned to 8 bytes only, for many small records of pointers and integers. */
+void *arena_alloc8(struct arena *a, size_t n);
 /* Zeroed. */
 void *arena_calloc(struct arena *a, size_t n, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);

@@ -7,9 +7,10 @@
 
 /*
  * Open addressing with linear probing.  The table stores no keys: a slot
- * holds a key's hash and the 1-based index of the caller's element (0 marks
- * an empty slot), so that probing compares hashes without touching the
- * elements and the caller compares keys only on a hash match.
+ * holds 32 bits of a key's hash and the 1-based index of the caller's
+ * element (0 marks an empty slot), so that probing compares hashes without
+ * touching the elements and the caller compares keys only on a hash match
+ * (always: equal hash bits do not make equal keys).
  *
  * Lookup and insertion share one probe:
  *
@@ -24,7 +25,7 @@
  * after it.
  */
 struct htab_slot {
-	uint64_t hash;
+	uint32_t hash;  /* the hash's low 32 bits: 8-byte slots halve big tables */
 	uint32_t idx;
 };
 
@@ -53,7 +54,7 @@ static inline void htab_prefetch(const struct htab *t, uint64_t h)
  */
 #define HTAB_FIND(t, h, i, eq)                                                  \
 	for ((i) = (size_t)(h) & (t)->mask;                                     \
-	     (t)->slot[i].idx && !((t)->slot[i].hash == (h) && (eq));           \
+	     (t)->slot[i].idx && !((t)->slot[i].hash == (uint32_t)(h) && (eq)); \
 	     (i) = ((i) + 1) & (t)->mask)
 
 #endif

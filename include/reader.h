@@ -29,6 +29,11 @@ struct read_options {
 	 * of a symbolized profile): take every address as it is.
 	 */
 	int raw_addresses;
+	/*
+	 * Set by reader_load: buf is a read-only mapping of the file, whose
+	 * pages a reader may drop once parsed (they read back from the file).
+	 */
+	int mapped;
 };
 
 struct reader {

@@ -76,6 +76,14 @@ static inline size_t u64_search_from(const uint64_t *v, size_t n, uint64_t k)
 	return k ? u64_search_above(v, n, k - 1) : 0;
 }
 
+/*
+ * Sorts n elements of size sz at base by key(element), ascending and
+ * stable, in linear time (a radix sort: for big arrays, where qsort's
+ * comparisons cost more than the memory).  Sorting by a second key and
+ * then by a first one orders by both.
+ */
+void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *));
+
 /* 64-bit hashing (FNV-1a on bytes, a strong mix for integers). */
 uint64_t hash_bytes(const void *p, size_t n);
 static inline uint64_t hash_u64(uint64_t x)

@@ -8,12 +8,27 @@
  * The hash of a stack, hints that an address or stack will be looked up
  * soon, and profile_add_sample with the stack's hash already known: for
  * the stack builder, which batches records to overlap memory latency.
+ * A lookup misses the cache up to three times in a row (the table slot,
+ * the sample pointer, the sample), so hints come in stages, each given
+ * once the previous one has had time to arrive: prefetch_location, then
+ * prefetch_location_body; prefetch_sample, then _ref, then _body.
  */
 uint64_t profile_stack_hash(struct location *const *loc, size_t n);
 void profile_prefetch_location(const struct profile *p, uint64_t addr);
+void profile_prefetch_location_body(const struct profile *p, uint64_t addr);
 void profile_prefetch_sample(const struct profile *p, uint64_t stack_hash);
+void profile_prefetch_sample_ref(const struct profile *p, uint64_t stack_hash);
+void profile_prefetch_sample_body(const struct profile *p, uint64_t stack_hash);
 struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
 					 const int64_t *value, uint64_t stack_hash);
+
+/*
+ * The indexes by address and by stack are needed only while locations and
+ * samples are added: a big read drops them when it ends, and the next
+ * addition makes them again.  Builders need them at hand (ensure).
+ */
+void profile_drop_indexes(struct profile *p);
+void profile_index_ensure(struct profile *p);
 
 /*
  * A queue that adds samples on a second thread while the caller goes on

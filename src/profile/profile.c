@@ -7,8 +7,17 @@
 #include "strtab.h"
 #include "util.h"
 
+/*
+ * Locations live in chunks that double in size (64, 128, ...), so that a
+ * location's index gives its address by arithmetic: lookups of big
+ * profiles then miss the cache once (the table), not twice (the pointer
+ * array).
+ */
+#define LOC_CHUNK_BITS 6
+
 struct profile_index {
-	struct htab loc;     /* by address (the hash is a bijection of it) */
+	struct htab loc;     /* by address */
+	struct location *loc_chunk[64 - LOC_CHUNK_BITS];
 	struct htab fn;      /* by all fields */
 	struct htab sample;  /* by stack */
 	/* Mappings by start, then by id; rebuilt when mappings were added. */
@@ -147,42 +156,117 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 	return NULL;
 }
 
-struct location *profile_location(struct profile *p, uint64_t addr)
+/* The location of 1-based index id. */
+static inline struct location *location_at(const struct profile_index *ix, uint64_t id)
 {
-	struct htab *t = &p->index->loc;
-	uint64_t h = hash_u64(addr);
-	struct location *l;
-	size_t i;
+	uint64_t v = id - 1 + (1u << LOC_CHUNK_BITS);
+	unsigned k = 63 - (unsigned)__builtin_clzll(v) - LOC_CHUNK_BITS;
 
-	HTAB_FIND(t, h, i, 1);
-	if (t->slot[i].idx)
-		return p->location[t->slot[i].idx - 1];
-	l = arena_calloc(&p->arena, 1, sizeof(*l));
-	l->address = addr;
-	l->mapping = profile_find_mapping(p, addr);
+	return &ix->loc_chunk[k][v - ((uint64_t)1 << (k + LOC_CHUNK_BITS))];
+}
+
+static struct location *new_location(struct profile *p, struct mapping *m, uint64_t addr)
+{
+	struct profile_index *ix = p->index;
+	uint64_t v = p->nlocation + (1u << LOC_CHUNK_BITS);
+	unsigned k = 63 - (unsigned)__builtin_clzll(v) - LOC_CHUNK_BITS;
+	struct location *l;
+
+	/* The first location of a chunk: the chunk, left untouched until used. */
+	if (v == (uint64_t)1 << (k + LOC_CHUNK_BITS))
+		ix->loc_chunk[k] = arena_alloc(&p->arena, v * sizeof(*l));
 	GROW(p->location, p->cap_location, p->nlocation + 1);
+	l = location_at(ix, p->nlocation + 1);
+	memset(l, 0, sizeof(*l));
+	l->address = addr;
+	l->mapping = m;
 	p->location[p->nlocation++] = l;
 	l->id = p->nlocation;
-	htab_insert(t, i, h, (uint32_t)p->nlocation);
 	return l;
+}
+
+/*
+ * The indexes by address and by stack, made again when they were dropped
+ * (profile_drop_indexes): at the first addition after a big read.
+ */
+static struct htab *loc_index(struct profile *p)
+{
+	struct htab *t = &p->index->loc;
+	size_t i, k;
+
+	if (t->slot)
+		return t;
+	htab_init(t, p->nlocation * 2);
+	for (i = 0; i < p->nlocation; i++) {
+		uint64_t addr = p->location[i]->address, h = hash_u64(addr);
+
+		/* The first location made at an address is the one found. */
+		HTAB_FIND(t, h, k, location_at(p->index, t->slot[k].idx)->address == addr);
+		if (!t->slot[k].idx)
+			htab_insert(t, k, h, (uint32_t)(i + 1));
+	}
+	return t;
+}
+
+static uint64_t sample_hash(const struct sample *s);
+
+static struct htab *sample_index(struct profile *p)
+{
+	struct htab *t = &p->index->sample;
+	size_t i, k;
+
+	if (t->slot)
+		return t;
+	htab_init(t, p->nsample * 2);
+	for (i = 0; i < p->nsample; i++) {
+		uint64_t h = sample_hash(p->sample[i]);
+
+		/* Samples are unique: the first empty slot is theirs. */
+		HTAB_FIND(t, h, k, 0);
+		htab_insert(t, k, h, (uint32_t)(i + 1));
+	}
+	return t;
+}
+
+void profile_drop_indexes(struct profile *p)
+{
+	htab_release(&p->index->loc);
+	htab_release(&p->index->sample);
+}
+
+void profile_index_ensure(struct profile *p)
+{
+	loc_index(p);
+	sample_index(p);
+}
+
+struct location *profile_location(struct profile *p, uint64_t addr)
+{
+	struct htab *t = loc_index(p);
+	uint64_t h = hash_u64(addr);
+	size_t i;
+
+	HTAB_FIND(t, h, i, location_at(p->index, t->slot[i].idx)->address == addr);
+	if (t->slot[i].idx)
+		return location_at(p->index, t->slot[i].idx);
+	new_location(p, profile_find_mapping(p, addr), addr);
+	htab_insert(t, i, h, (uint32_t)p->nlocation);
+	return p->location[p->nlocation - 1];
 }
 
 struct location *profile_add_location(struct profile *p, struct mapping *m, uint64_t addr)
 {
-	struct htab *t = &p->index->loc;
+	struct htab *t = loc_index(p);
 	uint64_t h = hash_u64(addr);
-	struct location *l = arena_calloc(&p->arena, 1, sizeof(*l));
 	size_t i;
 
-	l->address = addr;
-	l->mapping = m;
-	GROW(p->location, p->cap_location, p->nlocation + 1);
-	p->location[p->nlocation++] = l;
-	l->id = p->nlocation;
-	HTAB_FIND(t, h, i, 1);
-	if (!t->slot[i].idx)
+	HTAB_FIND(t, h, i, location_at(p->index, t->slot[i].idx)->address == addr);
+	if (!t->slot[i].idx) {
+		new_location(p, m, addr);
 		htab_insert(t, i, h, (uint32_t)p->nlocation);
-	return l;
+		return p->location[p->nlocation - 1];
+	}
+	return new_location(p, m, addr);
 }
 
 static uint64_t fn_hash_fields(const char *name, const char *sys, const char *file,
@@ -272,6 +356,14 @@ static uint64_t labels_hash(uint64_t h, const struct label *l, size_t n)
 	return h;
 }
 
+/* The hash a sample was added with. */
+static uint64_t sample_hash(const struct sample *s)
+{
+	uint64_t h = profile_stack_hash(s->location, s->nlocation);
+
+	return s->nlabel ? labels_hash(h, s->label, s->nlabel) : h;
+}
+
 /* Go's order: string labels before numeric ones, each by key. */
 static int label_before(const struct label *a, const struct label *b)
 {
@@ -285,9 +377,48 @@ void profile_prefetch_location(const struct profile *p, uint64_t addr)
 	htab_prefetch(&p->index->loc, hash_u64(addr));
 }
 
+/* The index of the first slot of hash h along its probe, or 0: a guess, for prefetching. */
+static uint32_t probe_guess(const struct htab *t, uint64_t h)
+{
+	size_t i = (size_t)h & t->mask;
+	int k;
+
+	for (k = 0; k < 4 && t->slot[i].idx; k++, i = (i + 1) & t->mask)
+		if (t->slot[i].hash == (uint32_t)h)
+			return t->slot[i].idx;
+	return 0;
+}
+
+void profile_prefetch_location_body(const struct profile *p, uint64_t addr)
+{
+	uint32_t idx = probe_guess(&p->index->loc, hash_u64(addr));
+
+	if (idx)
+		__builtin_prefetch(location_at(p->index, idx));
+}
+
 void profile_prefetch_sample(const struct profile *p, uint64_t h)
 {
 	htab_prefetch(&p->index->sample, h);
+}
+
+void profile_prefetch_sample_ref(const struct profile *p, uint64_t h)
+{
+	uint32_t idx = probe_guess(&p->index->sample, h);
+
+	if (idx)
+		__builtin_prefetch(&p->sample[idx - 1]);
+}
+
+void profile_prefetch_sample_body(const struct profile *p, uint64_t h)
+{
+	uint32_t idx = probe_guess(&p->index->sample, h);
+
+	if (idx) {
+		/* The sample, its values and the start of its stack. */
+		__builtin_prefetch(p->sample[idx - 1]);
+		__builtin_prefetch((const char *)p->sample[idx - 1] + 64);
+	}
 }
 
 struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
@@ -300,7 +431,7 @@ static struct sample *add_sample(struct profile *p, struct location *const *loc,
 				 const int64_t *value, uint64_t h, const struct label *label,
 				 size_t nlabel)
 {
-	struct htab *t = &p->index->sample;
+	struct htab *t = sample_index(p);
 	struct sample *s;
 	size_t i, k;
 
@@ -312,7 +443,7 @@ static struct sample *add_sample(struct profile *p, struct location *const *loc,
 		return s;
 	}
 	/* One block: the sample, its values, its stack, its labels. */
-	s = arena_alloc(&p->sample_arena, sizeof(*s) + p->nsample_type * sizeof(*value) +
+	s = arena_alloc8(&p->sample_arena, sizeof(*s) + p->nsample_type * sizeof(*value) +
 			n * sizeof(*loc) + nlabel * sizeof(*label));
 	s->nlocation = (uint32_t)n;
 	s->value = (int64_t *)(s + 1);
@@ -554,7 +685,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 		struct sample *d;
 
 		if (drop_negative) {
-			struct htab *t = &dst->index->sample;
+			struct htab *t = sample_index(dst);
 			size_t k;
 
 			HTAB_FIND(t, h, k, same_sample(dst->sample[t->slot[k].idx - 1], loc, s->nlocation,

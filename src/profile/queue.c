@@ -8,7 +8,7 @@
 
 #define QUEUE_RECORDS 512  /* records per batch */
 #define QUEUE_SLOTS 4      /* batches in flight */
-#define PREFETCH 16        /* sample slots hinted ahead of insertion */
+#define DISTANCE 16        /* records between the stages of a lookup's hints */
 
 struct batch {
 	size_t n;
@@ -30,23 +30,24 @@ struct sample_queue {
 	pthread_cond_t can_fill, can_drain;
 };
 
+/*
+ * Adds the batch's samples.  Each lookup's three dependent misses are
+ * hinted ahead in stages, DISTANCE records apart, so that they overlap.
+ */
 static void drain(struct sample_queue *q, struct batch *b)
 {
 	struct location **loc = b->loc;
-	size_t i, k;
+	size_t k;
 
-	for (i = 0; i < b->n; i += PREFETCH) {
-		struct location **l = loc;
-		size_t end = i + PREFETCH < b->n ? i + PREFETCH : b->n;
-
-		for (k = i; k < end; k++)
-			profile_prefetch_sample(q->p, b->hash[k]);
-		for (k = i; k < end; k++) {
-			profile_add_sample_hashed(q->p, l, b->depth[k], b->value + k * q->nvalue,
-						  b->hash[k]);
-			l += b->depth[k];
-		}
-		loc = l;
+	for (k = 0; k < b->n; k++) {
+		if (k + 3 * DISTANCE < b->n)
+			profile_prefetch_sample(q->p, b->hash[k + 3 * DISTANCE]);
+		if (k + 2 * DISTANCE < b->n)
+			profile_prefetch_sample_ref(q->p, b->hash[k + 2 * DISTANCE]);
+		if (k + DISTANCE < b->n)
+			profile_prefetch_sample_body(q->p, b->hash[k + DISTANCE]);
+		profile_add_sample_hashed(q->p, loc, b->depth[k], b->value + k * q->nvalue, b->hash[k]);
+		loc += b->depth[k];
 	}
 	b->n = 0;
 	b->nloc = 0;

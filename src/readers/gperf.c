@@ -52,22 +52,44 @@ static int gperf_sniff(const unsigned char *buf, size_t len)
 }
 
 /*
- * Input already parsed need not stay resident: every 16 MB, ask the kernel
- * to page out what lies behind.  This never changes the bytes (the advice
- * is not destructive), so it is safe on any buffer.
+ * Only a window of the input stays resident: a file is mapped without
+ * being read in (reader.c), so every 2 MB the next window is faulted in
+ * at once (faster than page by page), and the pages behind are dropped
+ * when they belong to the file's mapping (a buffer of the caller's is
+ * left alone).  A kernel without this advice faults pages in as they are
+ * read.
  */
-static void release_consumed(const unsigned char *buf, size_t upto, size_t *released)
+struct window {
+	const unsigned char *buf;
+	size_t len, next;     /* the next window starts at next */
+	size_t released;      /* bytes before this are dropped */
+	int mapped;
+};
+
+#define WINDOW (2u << 20)
+
+static void window_advance(struct window *w, size_t upto)
 {
-	const size_t chunk = 16u << 20, page = 4096;
+	const uintptr_t page = 4096;
 	uintptr_t start, end;
 
-	if (upto < *released + chunk)
+	if (upto < w->next)
 		return;
-	start = ((uintptr_t)buf + *released + page - 1) & ~(uintptr_t)(page - 1);
-	end = ((uintptr_t)buf + upto) & ~(uintptr_t)(page - 1);
+	start = ((uintptr_t)w->buf + w->next) & ~(page - 1);
+	end = (uintptr_t)w->buf + (w->len - w->next < WINDOW ? w->len : w->next + WINDOW);
+#ifdef MADV_POPULATE_READ
 	if (end > start)
-		madvise((void *)start, end - start, MADV_PAGEOUT);
-	*released = upto;
+		madvise((void *)start, end - start, MADV_POPULATE_READ);
+#endif
+	w->next += WINDOW;
+	/* Keep the window before this one: a record may straddle them. */
+	if (!w->mapped || upto < w->released + 2 * WINDOW)
+		return;
+	start = ((uintptr_t)w->buf + w->released + page - 1) & ~(page - 1);
+	end = ((uintptr_t)w->buf + upto - WINDOW) & ~(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+	w->released = upto - WINDOW;
 }
 
 /*
@@ -111,17 +133,35 @@ static int64_t read_header(struct cursor *c, unsigned width, struct profile *p)
 	return (int64_t)period;
 }
 
+/* A slot of the record data; the width and order were checked by detect(). */
+static inline uint64_t slot(const unsigned char *b, unsigned width, int big)
+{
+	const int host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	if (width == 8) {
+		uint64_t v;
+
+		memcpy(&v, b, 8);
+		return big == host_big ? v : __builtin_bswap64(v);
+	} else {
+		uint32_t v;
+
+		memcpy(&v, b, 4);
+		return big == host_big ? v : __builtin_bswap32(v);
+	}
+}
+
 /*
  * The records (count, depth, PCs) up to the trailer: any record whose first
  * PC is 0 ends the data, as in gperftools pprof.  Callers' PCs are return
  * addresses: they are looked up one byte before, inside the call.
  */
-static int read_records(struct cursor *c, unsigned width, int64_t period, int raw,
+static int read_records(struct cursor *c, unsigned width, int64_t period, int raw, int mapped,
 			struct profile *p)
 {
 	uint64_t mask = width == 8 ? UINT64_MAX : UINT32_MAX;
 	struct stack_builder *sb = stack_builder_begin(p);
-	size_t released = 0;
+	struct window win = { c->buf, c->len, c->off, 0, mapped };
 	int ret = -1;
 
 	for (;;) {
@@ -138,10 +178,17 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 				cursor_fail(c, rec_off, "missing end-of-data trailer (file truncated?)");
 			break;
 		}
-		count = cursor_word(c, width, "record header");
-		depth = cursor_word(c, width, "record header");
-		if (cursor_failed(c) < 0)
-			break;
+		if (cursor_left(c) >= 2 * width) {
+			count = slot(c->buf + c->off, width, c->big_endian);
+			depth = slot(c->buf + c->off + width, width, c->big_endian);
+			c->off += 2 * width;
+		} else {
+			/* Cut short: the cursor says where. */
+			count = cursor_word(c, width, "record header");
+			depth = cursor_word(c, width, "record header");
+			if (cursor_failed(c) < 0)
+				break;
+		}
 		if (depth == 0) {
 			cursor_fail(c, rec_off, "record with no PCs");
 			break;
@@ -151,7 +198,7 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 				    (unsigned long long)depth);
 			break;
 		}
-		if (load_word(c->buf + c->off, width, c->big_endian) == 0) {
+		if (slot(c->buf + c->off, width, c->big_endian) == 0) {
 			/* The trailer (0, 1, 0). */
 			c->off += depth * width;
 			ret = 0;
@@ -162,16 +209,16 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 			break;
 		}
 		pc = stack_builder_reserve(sb, depth);
-		pc[0] = load_word(c->buf + c->off, width, c->big_endian);
+		pc[0] = slot(c->buf + c->off, width, c->big_endian);
 		/* Return addresses, but in symbolized profiles, whose are inside the call already. */
 		for (i = 1; i < depth; i++)
-			pc[i] = (load_word(c->buf + c->off + (size_t)i * width, width, c->big_endian) -
+			pc[i] = (slot(c->buf + c->off + (size_t)i * width, width, c->big_endian) -
 				 (raw ? 0 : 1)) & mask;
 		c->off += depth * width;
 		val[0] = (int64_t)count;
 		val[1] = (int64_t)count * period * 1000;
 		stack_builder_commit(sb, depth, val);
-		release_consumed(c->buf, rec_off, &released);
+		window_advance(&win, c->off);
 	}
 	stack_builder_end(sb);
 	return ret;
@@ -195,7 +242,7 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	c.big_endian = big;
 	p->address_bits = width * 8;
 	if ((period = read_header(&c, width, p)) < 0 ||
-	    read_records(&c, width, period, ro && ro->raw_addresses, p) < 0)
+	    read_records(&c, width, period, ro && ro->raw_addresses, ro && ro->mapped, p) < 0)
 		return -1;
 	maps_parse(p, name, (const char *)c.buf + c.off, cursor_left(&c));
 	/* Locations were created before the mappings were known. */

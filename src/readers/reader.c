@@ -108,10 +108,11 @@ static int map_file(const char *path, void **map, size_t *len, struct err *e)
 		return err_set(e, "%s: empty file, not a profile", path);
 	}
 	/*
-	 * Fault the file in at once (faster than page by page); readers of big
-	 * files page out what they have parsed to keep the peak low.
+	 * Not read in at once: readers of big files fault in a window ahead
+	 * and page out what they have parsed, so the file is never resident
+	 * as a whole.
 	 */
-	*map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	*map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (*map == MAP_FAILED)
 		return err_set(e, "cannot read '%s': %s", path, strerror(errno));
@@ -122,6 +123,7 @@ static int map_file(const char *path, void **map, size_t *len, struct err *e)
 int reader_load(const char *path, const struct read_options *ro, struct profile **out,
 		const struct reader **rd, struct err *e)
 {
+	struct read_options mro = { 0 };
 	void *map;
 	size_t len;
 	int r;
@@ -129,7 +131,10 @@ int reader_load(const char *path, const struct read_options *ro, struct profile 
 	*out = NULL;
 	if (map_file(path, &map, &len, e) < 0)
 		return -1;
-	r = reader_load_buffer(path, map, len, ro, out, rd, e);
+	if (ro)
+		mro = *ro;
+	mro.mapped = 1;
+	r = reader_load_buffer(path, map, len, &mro, out, rd, e);
 	munmap(map, len);
 	return r;
 }

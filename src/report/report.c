@@ -1,4 +1,5 @@
 /* report.c - gperftools pprof's pipeline from a symbolized profile to keyed flat/cum counts. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ struct locinfo {
 	uint8_t uninteresting; /* removed by RemoveUninterestingFrames */
 	uint8_t focus, ignore;
 	uint32_t key_off, nkey; /* its entries, innermost first, in builder.keys */
+	uint32_t key;          /* the entry when there is one: reduction reads no further */
 };
 
 struct entry_index {
@@ -51,7 +53,7 @@ struct builder {
 	size_t nkeys, cap_keys;
 	uint32_t *chain;       /* a stack's entries before de-duplication (keep_stacks) */
 	size_t cap_chain;
-	struct strbuf sb, tmp;
+	struct strbuf sb, tmp, fn;
 	unsigned addr_digits;
 	const char *qq;        /* "??" */
 	struct regex *frames_re; /* o->frames->regex */
@@ -64,6 +66,9 @@ struct builder {
 	struct gofilter *gf;    /* Go pprof's filters, NULL when none is set */
 	struct line *lines;     /* copy_stack: the levels a location keeps */
 	size_t cap_lines;
+	int si;                 /* the sample value reduced */
+	int mean;               /* ... divided by the first (--mean_delay) */
+	uint32_t *skip;         /* per sample: its stack's k (struct wstack) */
 };
 
 static const char *intern(struct builder *b, const char *s)
@@ -71,9 +76,38 @@ static const char *intern(struct builder *b, const char *s)
 	return strtab_intern(b->r->index->keys, s, strlen(s));
 }
 
+/* The address in addr_digits hex digits, zero-padded (as "%0*llx" has it, faster). */
 static void format_addr(const struct builder *b, uint64_t a, char *buf, size_t n)
 {
-	snprintf(buf, n, "%0*llx", (int)b->addr_digits, (unsigned long long)a);
+	static const char hex[] = "0123456789abcdef";
+	char tmp[24];
+	int len = 0, i;
+
+	do {
+		tmp[len++] = hex[a & 15];
+		a >>= 4;
+	} while (a);
+	while (len < (int)b->addr_digits && len < (int)sizeof(tmp))
+		tmp[len++] = '0';
+	for (i = 0; i < len && (size_t)i + 1 < n; i++)
+		buf[i] = tmp[len - 1 - i];
+	buf[i] = 0;
+}
+
+/* v in decimal (as "%lld"). */
+static void sb_add_int(struct strbuf *sb, int64_t v)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[sizeof(tmp) - 1 - n++] = '-';
+	sb_add(sb, tmp + sizeof(tmp) - n, (size_t)n);
 }
 
 static const char *addr_string(struct builder *b, uint64_t a)
@@ -118,8 +152,9 @@ static const char *triple_fileline(struct builder *b, const struct location *loc
 		sb_adds(&b->tmp, "?");
 		return b->tmp.buf;
 	}
-	sb_addf(&b->tmp, "%s:%lld", ln->function->filename[0] ? ln->function->filename : "??",
-		(long long)ln->line);
+	sb_adds(&b->tmp, ln->function->filename[0] ? ln->function->filename : "??");
+	sb_addc(&b->tmp, ':');
+	sb_add_int(&b->tmp, ln->line);
 	return b->tmp.buf;
 }
 
@@ -319,26 +354,32 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 		}
 		return *k - 1;
 	}
-	sb_reset(&b->sb);
-	sb_adds(&b->sb, func);
+	/* The parts are composed in scratch buffers: only the key is interned. */
+	sb_reset(&b->fn);
+	sb_adds(&b->fn, func);
 	if (inl)
-		sb_adds(&b->sb, " (inline)");
-	func = intern(b, b->sb.buf);
-	fl = intern(b, triple_fileline(b, loc, j));
+		sb_adds(&b->fn, " (inline)");
+	func = b->fn.buf;
+	fl = triple_fileline(b, loc, j);
 	format_addr(b, loc->address, a, sizeof(a));
 	sb_reset(&b->sb);
 	switch (b->o->granularity) {
 	case GRAN_PCS:  /* build_keys takes these itself */
 	case GRAN_ADDRESSES:
-		sb_addf(&b->sb, "%s %s %s", a, func, fl);
+		sb_adds(&b->sb, a);
+		sb_addc(&b->sb, ' ');
+		sb_adds(&b->sb, func);
+		sb_addc(&b->sb, ' ');
+		sb_adds(&b->sb, fl);
 		break;
 	case GRAN_LINES:
 		if (!strcmp(func, "??") && !strcmp(fl, "??:0"))
 			return address_entry(b, loc);
+		sb_adds(&b->sb, func);
+		sb_addc(&b->sb, ' ');
+		sb_adds(&b->sb, fl);
 		if (b->o->show_addresses)
-			sb_addf(&b->sb, "%s %s (%s)", func, fl, a);
-		else
-			sb_addf(&b->sb, "%s %s", func, fl);
+			sb_addf(&b->sb, " (%s)", a);
 		break;
 	case GRAN_FUNCTIONS:
 		if (!strcmp(func, "??"))
@@ -398,6 +439,7 @@ static void build_keys(struct builder *b)
 			GROW(b->keys, b->cap_keys, b->nkeys + 1);
 			b->keys[b->nkeys++] = k;
 			li->nkey = 1;
+			li->key = k;
 			continue;
 		}
 		GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
@@ -412,7 +454,15 @@ static void build_keys(struct builder *b)
 			b->keys[b->nkeys++] = triple_entry(b, loc, j, k >= 0);
 		}
 		li->nkey = (uint32_t)(b->nkeys - li->key_off);
+		if (li->nkey == 1)
+			li->key = b->keys[li->key_off];
 	}
+}
+
+/* A location's entries, innermost first. */
+static const uint32_t *loc_keys(const struct builder *b, const struct locinfo *li)
+{
+	return li->nkey == 1 ? &li->key : b->keys + li->key_off;
 }
 
 static int loc_matches(struct builder *b, const struct location *loc, const struct regex *re)
@@ -463,7 +513,11 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
 		      b->o->ignore);
 }
 
-/* A stack as pprof sees it after removing second frames: leaf, then loc[k..n). */
+/*
+ * A stack as pprof sees it after removing second frames: leaf, then
+ * loc[k..n).  Only k is kept per sample (in builder.skip); the rest is
+ * read from the sample when it is reduced.
+ */
 struct wstack {
 	const struct sample *s;
 	struct location *const *loc;
@@ -472,24 +526,40 @@ struct wstack {
 	int64_t count;
 };
 
+static void ws_load(struct wstack *w, const struct sample *s, uint32_t k, int64_t count)
+{
+	w->s = s;
+	w->loc = s->location;
+	w->n = s->nlocation;
+	w->k = k;
+	w->count = count;
+}
+
 static const struct location *ws_frame(const struct wstack *w, uint32_t j)
 {
 	return j ? w->loc[w->k + j - 1] : w->loc[0];
 }
 
-static void remove_second_frames(struct builder *b, struct wstack *ws, size_t nws)
+/* skip: each sample's k, 1 to start with; samples without a stack do not count. */
+static void remove_second_frames(struct builder *b, uint32_t *skip)
 {
+	const struct profile *p = b->p;
+
 	for (;;) {
 		const struct location *second = NULL;
 		const char *name;
 		size_t i;
 
-		for (i = 0; i < nws; i++) {
-			if (ws[i].n - ws[i].k + 1 < 2)
+		for (i = 0; i < p->nsample; i++) {
+			const struct sample *s = p->sample[i];
+
+			if (!s->nlocation)
+				continue;
+			if (s->nlocation - skip[i] + 1 < 2)
 				return;
 			if (!second)
-				second = ws[i].loc[ws[i].k];
-			else if (ws[i].loc[ws[i].k] != second)
+				second = s->location[skip[i]];
+			else if (s->location[skip[i]] != second)
 				return;
 		}
 		if (!second)
@@ -504,25 +574,43 @@ static void remove_second_frames(struct builder *b, struct wstack *ws, size_t nw
 		}
 		if (!b->o->quiet)
 			fprintf(stderr, "Removing %s from all stack traces.\n", name);
-		for (i = 0; i < nws; i++) {
-			ws[i].k++;
-			if (ws[i].n - ws[i].k + 1 > 2 &&
-			    ws[i].loc[ws[i].k]->address + 1 == ws[i].loc[0]->address)
-				ws[i].k++;
+		for (i = 0; i < p->nsample; i++) {
+			const struct sample *s = p->sample[i];
+
+			if (!s->nlocation)
+				continue;
+			skip[i]++;
+			if (s->nlocation - skip[i] + 1 > 2 &&
+			    s->location[skip[i]]->address + 1 == s->location[0]->address)
+				skip[i]++;
 		}
 	}
 }
 
-/* Adds one stack to the entries: flat to its first entry, cum to each once. */
-static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *path,
-			 uint32_t *seen, uint32_t stamp)
+/*
+ * One thread's share of the reduction: samples [from, to), their sums
+ * kept apart so that two threads can reduce at once.
+ */
+struct reducer {
+	struct builder *b;
+	size_t from, to;
+	int focus, ignore;
+	uint32_t *path, *seen;  /* a stack's entries; the stamp of the stack that last saw each */
+	int64_t *flat, *cum;    /* by entry */
+	int64_t local_total, focus_total, kept_total;
+	int interrupted;
+};
+
+/* Adds one stack to the sums: flat to its first entry, cum to each once. */
+static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t stamp)
 {
+	struct builder *b = rd->b;
 	struct report *r = b->r;
-	uint32_t j, np = 0, nc = 0;
+	uint32_t j, np = 0, nc = 0, *path = rd->path, *seen = rd->seen;
 
 	for (j = w->lo; j <= w->hi; j++) {
 		const struct locinfo *li = &b->li[ws_frame(w, j)->id - 1];
-		const uint32_t *k = b->keys + li->key_off, *end = k + li->nkey;
+		const uint32_t *k = loc_keys(b, li), *end = k + li->nkey;
 
 		if (b->o->keep_stacks && li->nkey) {
 			GROW(b->chain, b->cap_chain, nc + li->nkey);
@@ -538,12 +626,10 @@ static void reduce_stack(struct builder *b, const struct wstack *w, uint32_t *pa
 	}
 	if (!np)
 		return;
-	r->entry[path[0]].flat = sat_add(r->entry[path[0]].flat, w->count);
-	r->local_total = sat_add(r->local_total, w->count);
-	for (j = 0; j < np; j++) {
-		r->entry[path[j]].cum = sat_add(r->entry[path[j]].cum, w->count);
-		r->entry[path[j]].kept = 1;
-	}
+	rd->flat[path[0]] = sat_add(rd->flat[path[0]], w->count);
+	rd->local_total = sat_add(rd->local_total, w->count);
+	for (j = 0; j < np; j++)
+		rd->cum[path[j]] = sat_add(rd->cum[path[j]], w->count);
 	if (b->o->keep_stacks) {
 		struct rstack *rs;
 
@@ -615,8 +701,9 @@ static int cut_stack(struct builder *b, struct wstack *w)
  * filters took any out): whether it stays.  focus_total counts what
  * --focus kept.
  */
-static int focus_ignore(struct builder *b, const struct wstack *w, int focus, int ignore)
+static int focus_ignore(struct reducer *rd, const struct wstack *w, int focus, int ignore)
 {
+	const struct builder *b = rd->b;
 	int keep = !focus, drop = 0;
 	uint32_t j;
 
@@ -630,7 +717,7 @@ static int focus_ignore(struct builder *b, const struct wstack *w, int focus, in
 	}
 	if (!keep)
 		return 0;
-	b->r->focus_total = sat_add(b->r->focus_total, w->count);
+	rd->focus_total = sat_add(rd->focus_total, w->count);
 	return !drop;
 }
 
@@ -759,7 +846,11 @@ int report_value_index(const struct profile *p, const struct report_options *o)
  * The total (the sum of the values), and Go pprof's: the sum of their
  * absolute values, or with --diff_base samples that of theirs alone.
  */
-static void go_totals(const struct profile *p, int si, int mean, struct report *r)
+/*
+ * Returns whether no sum of these values can saturate, in any order:
+ * then the reduction may be split between threads.
+ */
+static int go_totals(const struct profile *p, int si, int mean, struct report *r)
 {
 	int64_t all = 0, base = 0;
 	size_t i;
@@ -778,10 +869,11 @@ static void go_totals(const struct profile *p, int si, int mean, struct report *
 	}
 	r->go_total = r->diff && base > 0 ? base : all;
 	r->diff = r->diff && base > 0;
+	return all < INT64_MAX;
 }
 
 /* report_profile: whether frame removal and the filters leave every sample as it is. */
-static int unchanged(const struct builder *b, const struct wstack *ws, size_t nws, int filtered)
+static int unchanged(const struct builder *b, const uint32_t *skip, int filtered)
 {
 	size_t i;
 
@@ -790,10 +882,129 @@ static int unchanged(const struct builder *b, const struct wstack *ws, size_t nw
 	for (i = 0; i < b->p->nlocation; i++)
 		if (b->li[i].uninteresting)
 			return 0;
-	for (i = 0; i < nws; i++)
-		if (ws[i].k != 1)
+	for (i = 0; i < b->p->nsample; i++)
+		if (b->p->sample[i]->nlocation && skip[i] != 1)
 			return 0;
 	return 1;
+}
+
+#define AHEAD 4  /* stacks between the hints for a stack's locations and their infos */
+
+/*
+ * The reduction misses the cache on every frame (its location, then the
+ * location's info): hint both for the stacks ahead, in two stages.
+ */
+static void hint(const struct builder *b, size_t i, size_t to)
+{
+	const struct sample *s;
+	uint32_t j;
+
+	if (i + 2 * AHEAD < to) {
+		s = b->p->sample[i + 2 * AHEAD];
+		for (j = 0; j < s->nlocation; j++)
+			__builtin_prefetch(s->location[j]);
+	}
+	if (i + AHEAD < to) {
+		s = b->p->sample[i + AHEAD];
+		for (j = 0; j < s->nlocation; j++)
+			__builtin_prefetch(&b->li[s->location[j]->id - 1]);
+	}
+}
+
+static void *reduce_range(void *arg)
+{
+	struct reducer *rd = arg;
+	struct builder *b = rd->b;
+	size_t i;
+
+	for (i = rd->from; i < rd->to; i++) {
+		const struct sample *s = b->p->sample[i];
+		struct wstack w;
+
+		hint(b, i, rd->to);
+		if (!s->nlocation)
+			continue;
+		ws_load(&w, s, b->skip[i], value_of(b->p, s, b->si, b->mean));
+		if (!cut_stack(b, &w) || !focus_ignore(rd, &w, rd->focus, rd->ignore))
+			continue;
+		if (b->o->interrupt && *b->o->interrupt && !(i & 0xffff)) {
+			rd->interrupted = 1;
+			break;
+		}
+		rd->kept_total = sat_add(rd->kept_total, w.count);
+		if (b->out)
+			copy_stack(b, &w);
+		else
+			reduce_stack(rd, &w, (uint32_t)(i + 1));
+	}
+	return NULL;
+}
+
+static void reducer_init(struct reducer *rd, struct builder *b, size_t from, size_t to)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->b = b;
+	rd->from = from;
+	rd->to = to;
+	rd->path = xcalloc(b->nkeys + 1, sizeof(*rd->path));
+	rd->seen = xcalloc(b->r->nentry + 1, sizeof(*rd->seen));
+	rd->flat = xcalloc(b->r->nentry + 1, sizeof(*rd->flat));
+	rd->cum = xcalloc(b->r->nentry + 1, sizeof(*rd->cum));
+}
+
+/* Adds a reducer's sums to the report, and frees them. */
+static void reducer_finish(struct reducer *rd, struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nentry; i++) {
+		r->entry[i].flat = sat_add(r->entry[i].flat, rd->flat[i]);
+		r->entry[i].cum = sat_add(r->entry[i].cum, rd->cum[i]);
+		/* On a stack that stayed, even when its values sum to nothing. */
+		if (rd->seen[i])
+			r->entry[i].kept = 1;
+	}
+	r->local_total = sat_add(r->local_total, rd->local_total);
+	r->focus_total = sat_add(r->focus_total, rd->focus_total);
+	r->kept_total = sat_add(r->kept_total, rd->kept_total);
+	free(rd->path);
+	free(rd->seen);
+	free(rd->flat);
+	free(rd->cum);
+}
+
+#define SPLIT_MIN 65536  /* samples below which a second thread does not pay */
+
+/*
+ * Reduces every sample's stack; 0, or -1 when interrupted.  The samples
+ * are split between two threads when the sums come out the same in any
+ * order (split, or not saturating) and nothing depends on the order of
+ * the stacks (kept stacks, a profile written out, Go's filters that count
+ * their matches).
+ */
+static int reduce_all(struct builder *b, int focus, int ignore, int split)
+{
+	struct reducer rd[2];
+	pthread_t th;
+	size_t n = b->p->nsample, mid = n;
+	int two, ret;
+
+	if (split && n >= SPLIT_MIN && !b->out && !b->o->keep_stacks && !b->gf)
+		mid = n / 2;
+	reducer_init(&rd[0], b, 0, mid);
+	reducer_init(&rd[1], b, mid, n);
+	rd[0].focus = rd[1].focus = focus;
+	rd[0].ignore = rd[1].ignore = ignore;
+	two = mid < n && pthread_create(&th, NULL, reduce_range, &rd[1]) == 0;
+	reduce_range(&rd[0]);
+	if (two)
+		pthread_join(th, NULL);
+	else
+		reduce_range(&rd[1]);
+	ret = rd[0].interrupted || rd[1].interrupted ? -1 : 0;
+	reducer_finish(&rd[0], b->r);
+	reducer_finish(&rd[1], b->r);
+	return ret;
 }
 
 /*
@@ -804,13 +1015,10 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		 struct profile *out, struct err *e)
 {
 	struct builder b = { .p = p, .o = o, .r = r, .sb = STRBUF_INIT, .tmp = STRBUF_INIT,
-			     .out = out };
+			     .fn = STRBUF_INIT, .out = out };
 	struct regex *focus = NULL, *ignore = NULL;
-	struct wstack *ws = NULL;
-	uint32_t *path = NULL, *seen = NULL;
-	size_t nws = 0, i;
-	int mean, si = pick_value(p, o, &mean);
-	int ret = -1;
+	size_t i;
+	int ret = -1, split;
 
 	memset(r, 0, sizeof(*r));
 	arena_init(&r->arena);
@@ -819,7 +1027,8 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	htab_init(&r->index->by_key, 1024);
 	b.addr_digits = p->address_bits == 32 ? 8 : 16;
 	b.qq = intern(&b, "??");
-	(o->style ? o->style : report_default_style)(p, si, o, &r->style);
+	b.si = pick_value(p, o, &b.mean);
+	(o->style ? o->style : report_default_style)(p, b.si, o, &r->style);
 	if (o->focus && o->focus[0] && !(focus = regex_compile(o->focus, "--focus", e)))
 		goto out;
 	if (o->ignore && o->ignore[0] && !(ignore = regex_compile(o->ignore, "--ignore", e)))
@@ -828,7 +1037,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	    !(b.frames_re = regex_compile(o->frames->regex, "uninteresting frames", e)))
 		goto out;
 
-	go_totals(p, si, mean, r);
+	split = go_totals(p, b.si, b.mean, r);
 	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
 	build_fninfo(&b);
@@ -842,42 +1051,18 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		build_keys(&b);
 	}
 
-	ws = xcalloc(p->nsample + 1, sizeof(*ws));
-	for (i = 0; i < p->nsample; i++) {
-		const struct sample *s = p->sample[i];
-
-		if (!s->nlocation)
-			continue;
-		ws[nws].s = s;
-		ws[nws].loc = s->location;
-		ws[nws].n = s->nlocation;
-		ws[nws].k = 1;
-		ws[nws].count = value_of(p, s, si, mean);
-		nws++;
-	}
+	b.skip = xcalloc(p->nsample + 1, sizeof(*b.skip));
+	for (i = 0; i < p->nsample; i++)
+		b.skip[i] = 1;
 	if (o->frames && o->frames->signal_frames)
-		remove_second_frames(&b, ws, nws);
-	if (out && unchanged(&b, ws, nws, focus || ignore || b.gf)) {
+		remove_second_frames(&b, b.skip);
+	if (out && unchanged(&b, b.skip, focus || ignore || b.gf)) {
 		ret = 1;
 		goto out;
 	}
-
-	path = xcalloc(b.nkeys + 1, sizeof(*path));
-	seen = xcalloc(r->nentry + 1, sizeof(*seen));
-	for (i = 0; i < nws; i++) {
-		struct wstack *w = &ws[i];
-
-		if (!cut_stack(&b, w) || !focus_ignore(&b, w, focus != NULL, ignore != NULL))
-			continue;
-		if (o->interrupt && *o->interrupt && !(i & 0xffff)) {
-			err_set(e, "interrupted");
-			goto out;
-		}
-		r->kept_total = sat_add(r->kept_total, w->count);
-		if (out)
-			copy_stack(&b, w);
-		else
-			reduce_stack(&b, w, path, seen, (uint32_t)(i + 1));
+	if (reduce_all(&b, focus != NULL, ignore != NULL, split) < 0) {
+		err_set(e, "interrupted");
+		goto out;
 	}
 	gofilter_warn_tags(b.gf, o);
 	/* Go pprof's --diff_base: percentages of the base. */
@@ -885,9 +1070,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		r->total = r->local_total = r->go_total;
 	ret = 0;
 out:
-	free(path);
-	free(seen);
-	free(ws);
+	free(b.skip);
 	free(b.fi);
 	free(b.li);
 	free(b.keys);
@@ -899,6 +1082,7 @@ out:
 	gofilter_free(b.gf);
 	sb_release(&b.sb);
 	sb_release(&b.tmp);
+	sb_release(&b.fn);
 	regex_free(focus);
 	regex_free(ignore);
 	regex_free(b.frames_re);

@@ -1,51 +1,158 @@
 /* text.c - the text report: one line per entry with flat, flat%, sum%, cum, cum%, name. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "strbuf.h"
 #include "symlist.h"
 #include "units.h"
 #include "util.h"
 
+/* v in decimal at q (as "%lld"); returns its length. */
+static int fmt_int(char *q, int64_t v)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int n = 0, k = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		q[k++] = '-';
+	while (n)
+		q[k++] = tmp[--n];
+	q[k] = 0;
+	return k;
+}
+
+/*
+ * "%.1f%%" of num * 100 / total.  Big reports print hundreds of thousands
+ * of these, so the digits are made here; printf's correct rounding of the
+ * binary value is kept by leaving it the values within a hair of a tie.
+ */
 static void percent(char *buf, size_t n, int64_t num, int64_t total)
 {
-	if (total != 0)
-		snprintf(buf, n, "%.1f%%", (double)num * 100.0 / (double)total);
-	else
+	double x, y, f;
+	int64_t m;
+	char *q = buf;
+
+	if (total == 0) {
 		snprintf(buf, n, "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
+		return;
+	}
+	x = (double)num * 100.0 / (double)total;
+	y = x * 10.0;
+	f = floor(y);
+	if (n < 32 || !(fabs(x) < 1e6) || fabs(y - f - 0.5) < 1e-6) {
+		snprintf(buf, n, "%.1f%%", x);
+		return;
+	}
+	m = (int64_t)f + (y - f > 0.5);
+	if (signbit(x))
+		*q++ = '-';
+	m = m < 0 ? -m : m;
+	q += fmt_int(q, m / 10);
+	q[0] = '.';
+	q[1] = (char)('0' + m % 10);
+	q[2] = '%';
+	q[3] = 0;
 }
 
-static int cmp_entry(const void *a, const void *b, void *cum)
+/*
+ * Entries in report order: by flat or cum, largest first, then by key.
+ * Big reports have hundreds of thousands of entries, most of them tied
+ * on small values; comparing their keys' first 16 bytes as integers
+ * settles most ties, so the sort is a radix sort of integers with
+ * strcmp left for the rest.
+ */
+struct ranked {
+	uint64_t value;         /* descending signed order as ascending unsigned */
+	uint64_t pfx[2];        /* the key's first 16 bytes, big-endian, NUL-padded */
+	const struct entry *e;
+};
+
+static uint64_t ranked_value(const void *r)
 {
-	const struct entry *x = *(const struct entry *const *)a, *y = *(const struct entry *const *)b;
-	int by_cum = *(const int *)cum;
-	int64_t vx = by_cum ? x->cum : x->flat, vy = by_cum ? y->cum : y->flat;
-
-	if (vx != vy)
-		return vx > vy ? -1 : 1;
-	return strcmp(x->key, y->key);
+	return ((const struct ranked *)r)->value;
 }
 
-/* Entries in report order; caller frees the array. */
+static uint64_t ranked_pfx0(const void *r)
+{
+	return ((const struct ranked *)r)->pfx[0];
+}
+
+static uint64_t ranked_pfx1(const void *r)
+{
+	return ((const struct ranked *)r)->pfx[1];
+}
+
+static int cmp_ranked(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return strcmp(((const struct ranked *)a)->e->key, ((const struct ranked *)b)->e->key);
+}
+
+static int same_rank(const struct ranked *a, const struct ranked *b)
+{
+	return a->value == b->value && a->pfx[0] == b->pfx[0] && a->pfx[1] == b->pfx[1];
+}
+
+/* Caller frees the array. */
 const struct entry **report_sorted(const struct report *r, int cum)
 {
 	const struct entry **v = xcalloc(r->nentry + 1, sizeof(*v));
-	size_t i;
+	struct ranked *k = xcalloc(r->nentry + 1, sizeof(*k));
+	size_t i, j;
 
+	for (i = 0; i < r->nentry; i++) {
+		const struct entry *e = &r->entry[i];
+		int64_t x = cum ? e->cum : e->flat;
+		const unsigned char *key = (const unsigned char *)e->key;
+
+		k[i].value = ~((uint64_t)x ^ (UINT64_C(1) << 63));
+		for (j = 0; j < 16 && key[j]; j++)
+			k[i].pfx[j / 8] |= (uint64_t)key[j] << (8 * (7 - j % 8));
+		k[i].e = e;
+	}
+	/* Least significant key first: each radix sort is stable. */
+	sort_by_key(k, r->nentry, sizeof(*k), ranked_pfx1);
+	sort_by_key(k, r->nentry, sizeof(*k), ranked_pfx0);
+	sort_by_key(k, r->nentry, sizeof(*k), ranked_value);
+	for (i = 0; i < r->nentry; i = j) {
+		for (j = i + 1; j < r->nentry && same_rank(&k[j], &k[i]); j++)
+			;
+		if (j - i > 1)
+			qsort_r(k + i, j - i, sizeof(*k), cmp_ranked, NULL);
+	}
 	for (i = 0; i < r->nentry; i++)
-		v[i] = &r->entry[i];
-	if (r->nentry > 1)
-		qsort_r(v, r->nentry, sizeof(*v), cmp_entry, &cum);
+		v[i] = k[i].e;
+	free(k);
 	return v;
 }
 
 /* How pprof prints a key: an address key shows its symbol and file:line. */
-static void print_name(FILE *out, const struct entry *e, const struct report_options *o)
+static void add_name(struct strbuf *sb, const struct entry *e, const struct report_options *o)
 {
-	if (e->display && o->granularity == GRAN_ADDRESSES)
-		fprintf(out, "%s %s\n", e->key, e->display);
-	else
-		fprintf(out, "%s\n", e->display ? e->display : e->key);
+	if (e->display && o->granularity == GRAN_ADDRESSES) {
+		sb_adds(sb, e->key);
+		sb_addc(sb, ' ');
+	}
+	sb_adds(sb, e->display ? e->display : e->key);
+	sb_addc(sb, '\n');
+}
+
+/* s right-aligned in width columns, then a space (as "%*s "). */
+static void add_column(struct strbuf *sb, const char *s, int width)
+{
+	int n = (int)strlen(s);
+
+	for (; n < width; width--)
+		sb_addc(sb, ' ');
+	sb_add(sb, s, (size_t)n);
+	sb_addc(sb, ' ');
 }
 
 int64_t report_measure(const struct value_style *vs, int64_t v)
@@ -56,7 +163,10 @@ int64_t report_measure(const struct value_style *vs, int64_t v)
 
 void report_value(const struct report *r, int64_t v, char *buf, size_t n)
 {
-	if (r->style.measure)
+	if (!r->style.measure && !r->style.whole && !r->style.decimals && r->style.divisor == 1 &&
+	    n >= 24)
+		fmt_int(buf, v);
+	else if (r->style.measure)
 		units_label(report_measure(&r->style, v), r->style.measure, r->style.show, buf, n);
 	else if (r->style.whole)
 		snprintf(buf, n, "%lld", (long long)((double)v / r->style.divisor));
@@ -123,10 +233,12 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 void report_text_rows(FILE *out, const struct report *r, const struct report_options *o, int limit)
 {
 	const struct entry **v = report_sorted(r, o->cum);
+	struct strbuf sb = STRBUF_INIT;
 	int64_t running = 0;
 	size_t i;
 	int lines = 0;
 
+	/* Rows are composed here and written in big pieces: reports can have 10^5 of them. */
 	for (i = 0; i < r->nentry; i++) {
 		const struct entry *e = v[i];
 		char fp[32], rp[32], cp[32], fv[48], cv[48];
@@ -141,13 +253,24 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 			percent(cp, sizeof(cp), e->cum, r->local_total);
 			report_value(r, e->flat, fv, sizeof(fv));
 			report_value(r, e->cum, cv, sizeof(cv));
-			fprintf(out, "%8s %6s %6s %8s %6s ", fv, fp, rp, cv, cp);
-			print_name(out, e, o);
+			/* "%8s %6s %6s %8s %6s NAME" */
+			add_column(&sb, fv, 8);
+			add_column(&sb, fp, 6);
+			add_column(&sb, rp, 6);
+			add_column(&sb, cv, 8);
+			add_column(&sb, cp, 6);
+			add_name(&sb, e, o);
+			if (sb.len >= 1 << 16) {
+				fwrite(sb.buf, 1, sb.len, out);
+				sb_reset(&sb);
+			}
 			/* Rows printed count (gperftools pprof's topN counted skipped ones too). */
 			if (limit > 0 && ++lines >= limit)
 				break;
 		}
 	}
+	fwrite(sb.buf, 1, sb.len, out);
+	sb_release(&sb);
 	free(v);
 }
 

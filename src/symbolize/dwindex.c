@@ -53,6 +53,8 @@ struct unit {
 	 */
 	struct range *implicit;
 	size_t nimplicit;
+	/* The last line's file as libdw has it, and as named (neighbours share it). */
+	const char *last_src, *last_path;
 };
 
 /* A unit's address range, for DWARF without .debug_aranges (Go's). */
@@ -464,13 +466,19 @@ static const char *file_name(struct dwindex *ix, struct unit *u, Dwarf_Word idx)
 static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const char **file, int *line)
 {
 	Dwarf_Line *l = dwarf_getsrc_die(&u->cudie, addr);
+	const char *src;
 	int ln = 0;
 
 	*file = NULL;
 	*line = 0;
 	if (!l)
 		return;
-	*file = path_name(ix, u, dwarf_linesrc(l, NULL, NULL));
+	src = dwarf_linesrc(l, NULL, NULL);
+	if (!src || src != u->last_src) {
+		u->last_src = src;
+		u->last_path = path_name(ix, u, src);
+	}
+	*file = u->last_path;
 	for (size_t i = 0; i < u->nimplicit; i++)
 		if (addr >= u->implicit[i].lo && addr < u->implicit[i].hi) {
 			*file = file_name(ix, u, 0);

@@ -58,6 +58,21 @@ struct lib {
  * rest) are not the Dwfl's module ranges that dwfl_addrmodule searches, so
  * find_lib keeps a small sorted table of its own over the session's objects.
  */
+/* The last results per inline level, for neighbouring addresses (symbolize.c). */
+#define SHORT_MEMO 4
+#define FUNCTION_MEMO 4
+
+struct short_memo {
+	const char *full;      /* an interned name */
+	struct strbuf shrt;    /* its short_function_name */
+};
+
+struct function_memo {
+	const char *name, *raw, *file;
+	uint64_t symaddr;
+	struct function *f;
+};
+
 struct symbolizer {
 	const struct profile *prof; /* whose mappings name the objects */
 	struct profile *strings;    /* where names are interned */
@@ -70,6 +85,8 @@ struct symbolizer {
 	uint64_t *max_end;     /* max_end[i]: the largest end of libs[0..i] */
 	struct object *program;
 	int quiet;             /* no warnings: symbolization gave them already */
+	struct short_memo short_memo[SHORT_MEMO];
+	struct function_memo function_memo[FUNCTION_MEMO];
 };
 
 /*

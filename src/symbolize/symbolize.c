@@ -534,7 +534,11 @@ static const Dwfl_Callbacks callbacks = {
 void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct profile *strings,
 		     const struct symbolize_options *o)
 {
+	size_t i;
+
 	memset(s, 0, sizeof(*s));
+	for (i = 0; i < SHORT_MEMO; i++)
+		sb_init(&s->short_memo[i].shrt);
 	if (!debuginfo_path)
 		debuginfo_path = locate_debuginfo_path();
 	s->prof = prof;
@@ -579,37 +583,69 @@ int addr2line(struct object *ob, uint64_t addr, struct frame *fr)
 	return n;
 }
 
+/*
+ * short_function_name of a frame's name (interned, so known by its
+ * pointer): neighbouring addresses are in the same functions, so the last
+ * result per inline level is kept.
+ */
+static const struct strbuf *short_name(struct symbolizer *s, int level, const char *name,
+				       struct strbuf *tmp)
+{
+	struct short_memo *m = level < SHORT_MEMO ? &s->short_memo[level] : NULL;
+
+	if (m && m->full == name)
+		return &m->shrt;
+	if (!m) {
+		short_function_name(name, s->o->keep_templates, tmp);
+		return tmp;
+	}
+	short_function_name(name, s->o->keep_templates, &m->shrt);
+	m->full = name;
+	return &m->shrt;
+}
+
+static const char *pc_name(struct profile *p, uint64_t pc)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%0*llx", p->address_bits == 32 ? 8 : 16,
+		 (unsigned long long)pc);
+	return profile_intern(p, buf);
+}
+
 int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t pc,
 		struct frame *fr, struct strbuf *tmp)
 {
 	struct profile *p = s->strings;
 	const struct elfsym *nm = NULL;
-	char pcname[32];
 	int n, i, have_nm = ob->bounds.n > 0, bare = 0;
 
 	n = addr2line(ob, addr, fr);
 	if (have_nm)
 		nm = bounds_lookup(&ob->bounds, addr, &bare);
-	snprintf(pcname, sizeof(pcname), "0x%0*llx", p->address_bits == 32 ? 8 : 16,
-		 (unsigned long long)pc);
 	for (i = 0; have_nm && i < n; i++) {
+		const struct strbuf *shrt;
+
 		if (!fr[i].name) {
 			/* addr2line knows nothing: nm's routine, or the bare address. */
-			fr[i].name = nm ? nm->name : profile_intern(p, pcname);
+			fr[i].name = nm ? nm->name : pc_name(p, pc);
 			fr[i].raw = nm ? nm->raw : fr[i].name;
 			fr[i].symaddr = nm && !bare ? nm->value : NO_SYMBOL_ADDRESS;
 			continue;
 		}
 		/* nm's name, tagged with its address, wins when it starts alike. */
-		short_function_name(fr[i].name, s->o->keep_templates, tmp);
+		shrt = short_name(s, i, fr[i].name, tmp);
 		if (nm) {
-			if (!strncmp(nm->name, tmp->buf, tmp->len)) {
+			if (!strncmp(nm->name, shrt->buf, shrt->len)) {
 				fr[i].name = nm->name;
 				fr[i].raw = nm->raw;
 				fr[i].symaddr = bare ? NO_SYMBOL_ADDRESS : nm->value;
 			}
-		} else if (!strncmp(pcname, tmp->buf, tmp->len)) {
-			fr[i].name = fr[i].raw = profile_intern(p, pcname);
+		} else {
+			const char *pcname = pc_name(p, pc);
+
+			if (!strncmp(pcname, shrt->buf, shrt->len))
+				fr[i].name = fr[i].raw = pcname;
 		}
 	}
 	return n;
@@ -631,9 +667,25 @@ static void symbolize_pc(struct symbolizer *s, struct object *ob, struct locatio
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		lines[i].function = profile_function(p, fr[i].name ? fr[i].name : "??",
-						     fr[i].raw ? fr[i].raw : "",
-						     fr[i].file ? fr[i].file : "", 0, fr[i].symaddr);
+		struct function_memo *m = i < FUNCTION_MEMO ? &s->function_memo[i] : NULL;
+
+		/* Neighbouring addresses name the same functions: keep the last per level. */
+		if (m && m->f && m->name == fr[i].name && m->raw == fr[i].raw &&
+		    m->file == fr[i].file && m->symaddr == fr[i].symaddr) {
+			lines[i].function = m->f;
+		} else {
+			lines[i].function = profile_function(p, fr[i].name ? fr[i].name : "??",
+							     fr[i].raw ? fr[i].raw : "",
+							     fr[i].file ? fr[i].file : "", 0,
+							     fr[i].symaddr);
+			if (m) {
+				m->name = fr[i].name;
+				m->raw = fr[i].raw;
+				m->file = fr[i].file;
+				m->symaddr = fr[i].symaddr;
+				m->f = lines[i].function;
+			}
+		}
 		lines[i].line = fr[i].line;
 	}
 	profile_set_lines(p, loc, lines, (size_t)n);
@@ -678,18 +730,19 @@ static void verbose_summary(struct symbolizer *s)
 }
 
 struct work {
-	struct location *loc;
-	struct object *ob;
 	uint64_t addr;
+	uint32_t loc;          /* the location's index */
+	uint32_t order;        /* the object's: its index in objs */
 };
 
-static int cmp_work(const void *a, const void *b)
+static uint64_t work_addr(const void *w)
 {
-	const struct work *x = a, *y = b;
+	return ((const struct work *)w)->addr;
+}
 
-	if (x->ob != y->ob)
-		return x->ob->order < y->ob->order ? -1 : 1;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+static uint64_t work_order(const void *w)
+{
+	return ((const struct work *)w)->order;
 }
 
 void symbolize_locations(struct symbolizer *s, struct profile *p)
@@ -721,14 +774,20 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		}
 		if (!ob || !ob->ok)
 			continue;
-		work[nwork].loc = loc;
-		work[nwork].ob = ob;
+		work[nwork].loc = (uint32_t)i;
+		work[nwork].order = (uint32_t)ob->order;
 		work[nwork].addr = addr;
 		nwork++;
 	}
-	qsort(work, nwork, sizeof(*work), cmp_work);
-	for (i = 0; i < nwork; i++)
-		symbolize_pc(s, work[i].ob, work[i].loc, work[i].addr, &tmp);
+	sort_by_key(work, nwork, sizeof(*work), work_addr);
+	sort_by_key(work, nwork, sizeof(*work), work_order);
+	memset(s->function_memo, 0, sizeof(s->function_memo));
+	for (i = 0; i < nwork; i++) {
+		/* In address order the locations are scattered: hint the ones ahead. */
+		if (i + 8 < nwork)
+			__builtin_prefetch(p->location[work[i + 8].loc], 1);
+		symbolize_pc(s, s->objs[work[i].order], p->location[work[i].loc], work[i].addr, &tmp);
+	}
 	free(work);
 	sb_release(&tmp);
 	if (s->o->verbose && !s->quiet)
@@ -751,6 +810,8 @@ void symbolizer_release(struct symbolizer *s)
 {
 	size_t i;
 
+	for (i = 0; i < SHORT_MEMO; i++)
+		sb_release(&s->short_memo[i].shrt);
 	for (i = 0; i < s->nobjs; i++)
 		object_free(s->objs[i]);
 	free(s->objs);

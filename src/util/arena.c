@@ -1,4 +1,5 @@
 /* arena.c - bump allocator backing every profile and graph. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,14 +34,14 @@ void arena_release(struct arena *a)
 	arena_init(a);
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+/* n bytes at the given alignment (8 or 16); n is a multiple of it. */
+static void *alloc_aligned(struct arena *a, size_t n, size_t align)
 {
 	struct arena_block *b;
+	size_t pad = (size_t)(-(uintptr_t)a->next & (align - 1));
 	void *p;
 
-	/* Zero-size requests still get a distinct, valid pointer. */
-	n = n ? (n + 15) & ~(size_t)15 : 16;
-	if (n > a->left) {
+	if (n + pad > a->left) {
 		/* Blocks double as the arena grows, up to a limit. */
 		size_t grow = a->head ? a->head->size * 2 : ARENA_BLOCK;
 		size_t size;
@@ -60,11 +61,23 @@ void *arena_alloc(struct arena *a, size_t n)
 		a->head = b;
 		a->next = b->data;
 		a->left = size;
+		pad = 0;
 	}
-	p = a->next;
-	a->next += n;
-	a->left -= n;
+	p = a->next + pad;
+	a->next += pad + n;
+	a->left -= pad + n;
 	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	/* Zero-size requests still get a distinct, valid pointer. */
+	return alloc_aligned(a, n ? (n + 15) & ~(size_t)15 : 16, 16);
+}
+
+void *arena_alloc8(struct arena *a, size_t n)
+{
+	return alloc_aligned(a, n ? (n + 7) & ~(size_t)7 : 8, 8);
 }
 
 void *arena_calloc(struct arena *a, size_t n, size_t size)

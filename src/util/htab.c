@@ -37,6 +37,7 @@ static void grow(struct htab *t)
 	struct htab n;
 	size_t i, j;
 
+	/* Slots keep 32 bits of the hash: positions need no more (indexes are 32-bit). */
 	htab_init(&n, (t->mask + 1) * 2);
 	for (i = 0; i <= t->mask; i++) {
 		if (!t->slot[i].idx)
@@ -54,7 +55,7 @@ void htab_insert(struct htab *t, size_t i, uint64_t h, uint32_t idx)
 {
 	if (!idx)
 		BUG("htab_insert: index 0 marks an empty slot");
-	t->slot[i].hash = h;
+	t->slot[i].hash = (uint32_t)h;
 	t->slot[i].idx = idx;
 	if (++t->used * 4 > (t->mask + 1) * 3)
 		grow(t);

@@ -104,3 +104,53 @@ uint64_t hash_bytes(const void *p, size_t n)
 	}
 	return h;
 }
+
+/* One stable counting pass over byte b of the keys, from src to dst. */
+static void radix_pass(const char *src, char *dst, size_t n, size_t sz, unsigned b,
+		       uint64_t (*key)(const void *))
+{
+	size_t count[256] = { 0 }, i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		count[(key(src + i * sz) >> (8 * b)) & 0xff]++;
+	for (i = 0; i < 256; i++) {
+		size_t c = count[i];
+
+		count[i] = sum;
+		sum += c;
+	}
+	for (i = 0; i < n; i++)
+		memcpy(dst + count[(key(src + i * sz) >> (8 * b)) & 0xff]++ * sz, src + i * sz, sz);
+}
+
+void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *))
+{
+	uint64_t all_or = 0, all_and = UINT64_MAX;
+	char *src = base, *dst, *tmp;
+	size_t i;
+	unsigned b;
+
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++) {
+		uint64_t k = key(src + i * sz);
+
+		all_or |= k;
+		all_and &= k;
+	}
+	tmp = dst = xmalloc(n * sz);
+	/* Bytes in which no two keys differ need no pass. */
+	for (b = 0; b < 8; b++) {
+		char *t;
+
+		if (!(((all_or ^ all_and) >> (8 * b)) & 0xff))
+			continue;
+		radix_pass(src, dst, n, sz, b, key);
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != base)
+		memcpy(base, src, n * sz);
+	free(tmp);
+}
