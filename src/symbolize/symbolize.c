@@ -428,9 +428,14 @@ void symbolizer_plan(struct symbolizer *s)
 }
 
 static char *debuginfo_path;
+/*
+ * libdwfl calls section_address to place the sections of a relocatable
+ * object (a .o given as the program) that it has not placed itself.
+ */
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };
 
