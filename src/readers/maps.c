@@ -74,6 +74,8 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 	uint64_t start, limit, offset = 0;
 
 	if (end - s >= 6 && !memcmp(s, "build=", 6)) {
+		if (memchr(s, '\0', (size_t)(end - s)))
+			goto bad;
 		sb_reset(build);
 		sb_add(build, s + 6, (size_t)(end - s - 6));
 		return;
@@ -106,10 +108,13 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 		end--;
 	if (f >= end)
 		return;
-	if (limit <= start)
+	/* A path with a NUL in it would name another file (the part before it). */
+	if (limit <= start || memchr(f, '\0', (size_t)(end - f)))
 		goto bad;
 	expand_build(path, f, (size_t)(end - f), build->buf);
-	profile_add_mapping(p, start, limit, offset, path->buf, "");
+	/* "$build" with no build= line names nothing. */
+	if (path->len)
+		profile_add_mapping(p, start, limit, offset, path->buf, "");
 	return;
 bad:
 	warnf("%s: ignoring malformed mapping line %u", name, lineno);
