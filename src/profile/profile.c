@@ -247,7 +247,8 @@ uint64_t profile_stack_hash(struct location *const *loc, size_t n)
 
 static int same_stack(const struct sample *s, struct location *const *loc, size_t n)
 {
-	return s->nlocation == n && !memcmp(s->location, loc, n * sizeof(*loc));
+	/* An empty stack's array may be NULL, which memcmp must not see. */
+	return s->nlocation == n && (!n || !memcmp(s->location, loc, n * sizeof(*loc)));
 }
 
 /* A sample's key is its stack and its labels (in canonical order). */
