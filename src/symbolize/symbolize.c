@@ -242,7 +242,9 @@ static int looks_like_library(const char *path)
 /*
  * The file for a recorded library path, searched under --lib_prefix
  * (/a/b/c.so: P/a/b/c.so for every prefix P, then P/b/c.so, then P/c.so),
- * else the path itself.  With verbose, says which paths were tried.
+ * else the path itself.  A suffix whose ".." components would climb out
+ * of a prefix is not searched there.  With verbose, says which paths were
+ * tried.
  */
 static char *find_library(const struct symbolize_options *o, const char *path)
 {
@@ -253,7 +255,8 @@ static char *find_library(const struct symbolize_options *o, const char *path)
 		for (;;) {
 			size_t i;
 
-			for (i = 0; i < o->nlib_prefix; i++) {
+			/* /a/../b.so stays in a prefix; its suffix /../b.so does not. */
+			for (i = 0; i < o->nlib_prefix && !path_climbs(suffix); i++) {
 				struct strbuf sb = STRBUF_INIT;
 				struct stat st;
 				size_t n = strlen(o->lib_prefix[i]);
