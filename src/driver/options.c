@@ -56,8 +56,9 @@ const struct option option_table[] = {
 	  "Comma-separated directories to look for libraries under" },
 	{ "sample_index", OPT_STRING, OFF(sample_index), NULL, 0, "NAME", NULL, 0,
 	  "Report the sample value NAME or number N (gmon.out: calls, executions)" },
-	{ "max_input", OPT_SIZE, OFF(max_input), NULL, 0, "BYTES", "1G", 0,
-	  "Refuse compressed profiles that inflate to more than BYTES (k, M, G suffixes)" },
+	{ "max_input", OPT_SIZE, OFF(max_input), NULL, 0, "BYTES", NULL, 0,
+	  "Refuse compressed profiles that inflate to more than BYTES (k, M, G suffixes; "
+	  "default 1G, and 200 times their size past 64M)" },
 	{ "unit", OPT_STRING, ROFF(unit), NULL, 0, "UNIT", NULL, OPT_SETTING,
 	  "Show values in UNIT (ns, ms, s, B, kB, MB, ...; minimum or auto: chosen per "
 	  "report), as Go pprof does; CPU profiles then show time (samples x period)",
