@@ -107,9 +107,10 @@ fuzz-build: $(FUZZ_BINS)
 deps:
 	@scripts/install-deps
 
+# VALGRIND=1 runs pprof and the unit tests under valgrind's memcheck (slow).
 check: deps
 	$(MAKE) pprof unit
-	UNIT_DIR=tests/unit/bin tests/run-tests
+	UNIT_DIR=tests/unit/bin VALGRIND=$(VALGRIND) tests/run-tests
 
 demo: deps
 	$(MAKE) pprof

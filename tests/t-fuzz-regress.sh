@@ -30,7 +30,7 @@ for src in "$TOP"/tests/fuzz/*.c; do
 		not_ok "$name: has seeds in tests/fuzz/$name/seeds"
 		continue
 	fi
-	timeout 600 "$BIN/fuzz-$name" "${dirs[@]}" >"$W/$name.out" 2>"$W/$name.err"
+	timeout 600 "${VG[@]}" "$BIN/fuzz-$name" "${dirs[@]}" >"$W/$name.out" 2>"$W/$name.err"
 	rc=$?
 	if clean_exit "$name: replays $(grep -c '^ok - ' "$W/$name.out") inputs" "$rc" "$W/$name.err" 0; then
 		sed "s|^ok - $TOP/tests/fuzz/|ok - $name: |" "$W/$name.out"
