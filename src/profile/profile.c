@@ -4,6 +4,7 @@
 
 #include "htab.h"
 #include "internal.h"
+#include "ranges.h"
 #include "strtab.h"
 #include "util.h"
 
@@ -11,10 +12,9 @@ struct profile_index {
 	struct htab loc;     /* by address (the hash is a bijection of it) */
 	struct htab fn;      /* by all fields */
 	struct htab sample;  /* by stack */
-	/* Mappings by start, then by id; rebuilt when mappings were added. */
-	struct mapping **by_start;
-	uint64_t *max_limit;   /* max_limit[i]: the largest limit among by_start[0..i] */
-	size_t nby_start;
+	/* Which mapping holds an address; rebuilt when mappings were added. */
+	struct range_index maps;
+	size_t nindexed;
 };
 
 struct profile *profile_new(void)
@@ -41,8 +41,7 @@ void profile_free(struct profile *p)
 	htab_release(&p->index->loc);
 	htab_release(&p->index->fn);
 	htab_release(&p->index->sample);
-	free(p->index->by_start);
-	free(p->index->max_limit);
+	range_index_release(&p->index->maps);
 	free(p->index);
 	free(p->mapping);
 	free(p->location);
@@ -101,50 +100,29 @@ struct mapping *profile_add_mapping(struct profile *p, uint64_t start, uint64_t 
 	return m;
 }
 
-static int cmp_start(const void *a, const void *b)
-{
-	const struct mapping *x = *(struct mapping *const *)a, *y = *(struct mapping *const *)b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static uint64_t mapping_start(const void *m)
-{
-	return (*(struct mapping *const *)m)->start;
-}
-
 struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 {
 	struct profile_index *ix = p->index;
-	size_t lo, i;
+	size_t i;
 
-	if (ix->nby_start != p->nmapping) {
-		ix->by_start = xrealloc(ix->by_start, (p->nmapping + 1) * sizeof(*ix->by_start));
-		memcpy(ix->by_start, p->mapping, p->nmapping * sizeof(*ix->by_start));
-		if (p->nmapping > 1)
-			qsort(ix->by_start, p->nmapping, sizeof(*ix->by_start), cmp_start);
-		ix->max_limit = xrealloc(ix->max_limit, (p->nmapping + 1) * sizeof(*ix->max_limit));
-		for (i = 0; i < p->nmapping; i++)
-			ix->max_limit[i] = i && ix->max_limit[i - 1] > ix->by_start[i]->limit
-						   ? ix->max_limit[i - 1] : ix->by_start[i]->limit;
-		ix->nby_start = p->nmapping;
-	}
-	/* Past the last mapping starting at or below addr, then back. */
-	lo = search_above(ix->by_start, p->nmapping, sizeof(*ix->by_start), addr, mapping_start);
-	/* Groups of equal start, latest first; in a group the first added wins. */
-	for (i = lo; i > 0 && addr < ix->max_limit[i - 1];) {
-		size_t first = i - 1, k;
+	if (ix->nindexed != p->nmapping) {
+		uint64_t *lo = xcalloc(p->nmapping + 1, sizeof(*lo));
+		uint64_t *last = xcalloc(p->nmapping + 1, sizeof(*last));
 
-		while (first > 0 && ix->by_start[first - 1]->start == ix->by_start[i - 1]->start)
-			first--;
-		for (k = first; k < i; k++)
-			if (addr < ix->by_start[k]->limit)
-				return ix->by_start[k];
-		i = first;
+		/* Ids are positions: among equal starts, the one added first wins. */
+		for (i = 0; i < p->nmapping; i++) {
+			lo[i] = p->mapping[i]->start;
+			last[i] = p->mapping[i]->limit - 1;
+			if (p->mapping[i]->limit <= p->mapping[i]->start)
+				lo[i] = 1, last[i] = 0;
+		}
+		range_index_build(&ix->maps, lo, last, p->nmapping);
+		ix->nindexed = p->nmapping;
+		free(lo);
+		free(last);
 	}
-	return NULL;
+	i = range_index_find(&ix->maps, addr);
+	return i == RANGE_NONE ? NULL : p->mapping[i];
 }
 
 struct location *profile_location(struct profile *p, uint64_t addr)

@@ -9,6 +9,7 @@
 #include "dwindex.h"
 #include "elfsym.h"
 #include "profile.h"
+#include "ranges.h"
 #include "strbuf.h"
 #include "symbolize.h"
 
@@ -55,7 +56,7 @@ struct lib {
  * libraries over it.  pprof's rules (executable mappings only, ends
  * included, the latest start first, the program at raw addresses for the
  * rest) are not the Dwfl's module ranges that dwfl_addrmodule searches, so
- * find_lib keeps a small sorted table of its own over the session's objects.
+ * find_lib keeps an index of its own over the session's objects.
  */
 struct symbolizer {
 	const struct profile *prof; /* whose mappings name the objects */
@@ -66,7 +67,8 @@ struct symbolizer {
 	size_t nobjs, cap_objs;
 	struct lib *libs;      /* by ascending start; equal starts, the later mapping first */
 	size_t nlibs, cap_libs;
-	uint64_t *max_end;     /* max_end[i]: the largest end of libs[0..i] */
+	struct range_index by_addr; /* over by_rank's libs: positions there */
+	size_t *by_rank;       /* libs indexes in mapping order */
 	struct object *program;
 	int quiet;             /* no warnings: symbolization gave them already */
 };

@@ -338,27 +338,16 @@ struct object *program_object(struct symbolizer *s)
 	return s->program;
 }
 
-static uint64_t lib_start(const void *l)
-{
-	return ((const struct lib *)l)->start;
-}
-
 /*
  * The library serving a: of those whose range (end included, as pprof has
  * it) holds a, the one starting last, and among equal starts the first
- * mapping.  libs ascend by start, so the scan goes down from the last start
- * at or below a, stopping where no earlier end reaches a.
+ * mapping.
  */
 struct lib *find_lib(struct symbolizer *s, uint64_t a)
 {
-	size_t i = search_above(s->libs, s->nlibs, sizeof(*s->libs), a, lib_start);
+	size_t k = range_index_find(&s->by_addr, a);
 
-	while (i > 0 && a <= s->max_end[i - 1]) {
-		i--;
-		if (a <= s->libs[i].end)
-			return &s->libs[i];
-	}
-	return NULL;
+	return k == RANGE_NONE ? NULL : &s->libs[s->by_rank[k]];
 }
 
 static int cmp_lib(const void *a, const void *b)
@@ -377,8 +366,37 @@ static void libs_release(struct symbolizer *s)
 	for (i = 0; i < s->nlibs; i++)
 		free(s->libs[i].path);
 	s->nlibs = 0;
-	free(s->max_end);
-	s->max_end = NULL;
+	range_index_release(&s->by_addr);
+	free(s->by_rank);
+	s->by_rank = NULL;
+}
+
+static int cmp_rank(const void *a, const void *b, void *libs)
+{
+	const struct lib *l = libs;
+	size_t x = l[*(const size_t *)a].rank, y = l[*(const size_t *)b].rank;
+
+	return x < y ? -1 : x > y;
+}
+
+/* find_lib's index: the libraries in mapping order, so that the first wins a tie. */
+static void index_libs(struct symbolizer *s)
+{
+	uint64_t *lo = xcalloc(s->nlibs + 1, sizeof(*lo));
+	uint64_t *last = xcalloc(s->nlibs + 1, sizeof(*last));
+	size_t i;
+
+	s->by_rank = xcalloc(s->nlibs + 1, sizeof(*s->by_rank));
+	for (i = 0; i < s->nlibs; i++)
+		s->by_rank[i] = i;
+	qsort_r(s->by_rank, s->nlibs, sizeof(*s->by_rank), cmp_rank, s->libs);
+	for (i = 0; i < s->nlibs; i++) {
+		lo[i] = s->libs[s->by_rank[i]].start;
+		last[i] = s->libs[s->by_rank[i]].end;
+	}
+	range_index_build(&s->by_addr, lo, last, s->nlibs);
+	free(lo);
+	free(last);
 }
 
 void symbolizer_plan(struct symbolizer *s)
@@ -423,10 +441,7 @@ void symbolizer_plan(struct symbolizer *s)
 	}
 	if (s->nlibs > 1)
 		qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib);
-	s->max_end = xcalloc(s->nlibs + 1, sizeof(*s->max_end));
-	for (i = 0; i < s->nlibs; i++)
-		s->max_end[i] = i && s->max_end[i - 1] > s->libs[i].end ? s->max_end[i - 1]
-									 : s->libs[i].end;
+	index_libs(s);
 	free(prog_real);
 }
 
