@@ -387,37 +387,60 @@ struct relocation {
 	struct location **loc; /* dst's location of each src location, by id - 1 */
 };
 
-static struct mapping *same_object(const struct profile *dst, const struct mapping *m)
+/* One object file at one offset and size: mappings of it in two runs match. */
+static uint64_t object_hash(const struct mapping *m)
 {
-	size_t j;
+	return hash_u64(hash_bytes(m->file, strlen(m->file)) ^ hash_u64(m->offset) ^
+			(m->limit - m->start));
+}
+
+static int same_object(const struct mapping *d, const struct mapping *m)
+{
+	return d->offset == m->offset && d->limit - d->start == m->limit - m->start &&
+	       !strcmp(d->file, m->file);
+}
+
+/*
+ * dst's named mapping i in the table of objects, unless an earlier one of
+ * the same object is there (the first wins).  A table, not a scan of dst:
+ * merging two profiles of n mappings would cost n * n comparisons.
+ */
+static void index_object(struct htab *t, const struct profile *dst, size_t i)
+{
+	const struct mapping *m = dst->mapping[i];
+	uint64_t h = object_hash(m);
+	size_t k;
 
 	if (!m->file[0])
-		return NULL;
-	for (j = 0; j < dst->nmapping; j++) {
-		struct mapping *d = dst->mapping[j];
-
-		if (d->offset == m->offset && d->limit - d->start == m->limit - m->start &&
-		    !strcmp(d->file, m->file))
-			return d;
-	}
-	return NULL;
+		return;
+	HTAB_FIND(t, h, k, same_object(dst->mapping[t->slot[k].idx - 1], m));
+	if (!t->slot[k].idx)
+		htab_insert(t, k, h, (uint32_t)i + 1);
 }
 
 static void relocation_init(struct relocation *r, struct profile *dst, const struct profile *src)
 {
-	size_t i, n = dst->nmapping;
+	size_t i, k, n = dst->nmapping;
+	struct htab objects;
 
 	r->delta = xcalloc(src->nmapping + 1, sizeof(*r->delta));
 	r->loc = xcalloc(src->nlocation + 1, sizeof(*r->loc));
+	htab_init(&objects, 2 * (n + src->nmapping));
+	for (i = 0; i < n; i++)
+		index_object(&objects, dst, i);
 	for (i = 0; i < src->nmapping; i++) {
 		const struct mapping *m = src->mapping[i];
-		const struct mapping *d = same_object(dst, m);
+		uint64_t h = object_hash(m);
 
-		if (d)
-			r->delta[i] = (int64_t)(d->start - m->start);
-		else
+		HTAB_FIND(&objects, h, k, same_object(dst->mapping[objects.slot[k].idx - 1], m));
+		if (m->file[0] && objects.slot[k].idx) {
+			r->delta[i] = (int64_t)(dst->mapping[objects.slot[k].idx - 1]->start - m->start);
+		} else {
 			profile_add_mapping(dst, m->start, m->limit, m->offset, m->file, m->build_id);
+			index_object(&objects, dst, dst->nmapping - 1);
+		}
 	}
+	htab_release(&objects);
 	if (dst->nmapping == n)
 		return;
 	for (i = 0; i < dst->nlocation; i++)
