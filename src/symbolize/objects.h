@@ -8,6 +8,7 @@
 
 #include "dwindex.h"
 #include "elfsym.h"
+#include "htab.h"
 #include "profile.h"
 #include "ranges.h"
 #include "strbuf.h"
@@ -65,6 +66,8 @@ struct symbolizer {
 	Dwfl *dwfl;
 	struct object **objs;
 	size_t nobjs, cap_objs;
+	struct htab objs_by_path;   /* objs by path: a profile may name many */
+	size_t unreadable;     /* objects that could not be read (warned about) */
 	struct lib *libs;      /* by ascending start; equal starts, the later mapping first */
 	size_t nlibs, cap_libs;
 	struct range_index by_addr; /* over by_rank's libs: positions there */

@@ -153,30 +153,41 @@ static void object_report(struct symbolizer *s, struct object *ob, uint64_t bias
  * The object at path, opened and reported at the load bias of mapping mp
  * (bias 0 without one) when first asked for.
  */
+/* Objects that cannot be read are warned about up to this many, then counted. */
+#define MAX_UNREADABLE_WARNINGS 20
+
+/* Whether to warn about one more unreadable object. */
+static int warn_unreadable(struct symbolizer *s)
+{
+	return !s->quiet && s->unreadable++ < MAX_UNREADABLE_WARNINGS;
+}
+
 static struct object *object_get(struct symbolizer *s, const char *path, const struct mapping *mp)
 {
 	struct object *ob;
+	uint64_t h = hash_bytes(path, strlen(path));
 	size_t i;
 
-	for (i = 0; i < s->nobjs; i++)
-		if (!strcmp(s->objs[i]->path, path))
-			return s->objs[i];
+	HTAB_FIND(&s->objs_by_path, h, i, !strcmp(s->objs[s->objs_by_path.slot[i].idx - 1]->path, path));
+	if (s->objs_by_path.slot[i].idx)
+		return s->objs[s->objs_by_path.slot[i].idx - 1];
 	ob = xcalloc(1, sizeof(*ob));
 	ob->path = xstrdup(path);
 	ob->nm_fd = -1;
 	ob->order = s->nobjs;
 	GROW(s->objs, s->cap_objs, s->nobjs + 1);
 	s->objs[s->nobjs++] = ob;
+	htab_insert(&s->objs_by_path, i, h, (uint32_t)s->nobjs);
 	ob->fd = open_regular(path);
 	if (ob->fd < 0) {
-		if (!s->quiet)
+		if (warn_unreadable(s))
 			warnf("cannot open '%s': %s; its addresses stay unsymbolized", path,
 			      errno == EINVAL ? "not a regular file" : strerror(errno));
 		return ob;
 	}
 	ob->elf = elf_begin(ob->fd, ELF_C_READ_MMAP, NULL);
 	if (!ob->elf || elf_kind(ob->elf) != ELF_K_ELF) {
-		if (!s->quiet)
+		if (warn_unreadable(s))
 			warnf("'%s' is not an ELF file; its addresses stay unsymbolized", path);
 		return ob;
 	}
@@ -464,6 +475,7 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 	s->prof = prof;
 	s->strings = strings;
 	s->o = o;
+	htab_init(&s->objs_by_path, 64);
 	/* Without a Dwfl (out of memory), objects are read for their symbols only. */
 	s->dwfl = dwfl_begin(&callbacks);
 	symbolizer_plan(s);
@@ -675,9 +687,14 @@ void symbolizer_release(struct symbolizer *s)
 {
 	size_t i;
 
+	if (!s->quiet && s->unreadable > MAX_UNREADABLE_WARNINGS)
+		warnf("%zu more objects could not be read; their addresses stay unsymbolized",
+		      s->unreadable - MAX_UNREADABLE_WARNINGS);
+
 	for (i = 0; i < s->nobjs; i++)
 		object_free(s->objs[i]);
 	free(s->objs);
+	htab_release(&s->objs_by_path);
 	libs_release(s);
 	free(s->libs);
 	/* Last: the objects' Elf handles and descriptors of libdwfl's go with it. */
