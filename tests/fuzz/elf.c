@@ -17,7 +17,7 @@ extern const struct reader reader_gperf, reader_gmon;
  */
 static const uint64_t bases[] = { 0x0, 0x80480c0, 0x2001f4, 0x400100, 0x400240 };
 #define MAPPED 0x7f0000000000ull
-#define PER_BASE 24
+#define PER_BASE 8
 
 static struct profile *cpu_profile(const char *path)
 {
@@ -34,7 +34,7 @@ static struct profile *cpu_profile(const char *path)
 		uint64_t base = b < sizeof(bases) / sizeof(bases[0]) ? bases[b] : MAPPED + 0x1000;
 
 		for (k = 0; k < PER_BASE; k++) {
-			stack[0] = profile_location(p, base + k * 11);
+			stack[0] = profile_location(p, base + k * 29);
 			stack[1] = profile_location(p, base + (k * 37 + 5) % 0x100);
 			stack[2] = profile_location(p, base + 0x40);
 			v[0] = (int64_t)k + 1;
@@ -78,7 +78,6 @@ static size_t gmon_bytes(unsigned char *buf)
 }
 
 static const char *const lines[] = { "pprof", "--lines", "--text", NULL };
-static const char *const addresses[] = { "pprof", "--addresses", "--text", NULL };
 static const char *const list[] = { "pprof", "--list=.", NULL };
 static const char *const disasm[] = { "pprof", "--disasm=.", NULL };
 
@@ -106,7 +105,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p = cpu_profile(path);
 	symbolize_profile(p, &so, &e);
 	fuzz_report(p, &reader_gperf, &so, lines);
-	fuzz_report(p, &reader_gperf, &so, addresses);
 	fuzz_report(p, &reader_gperf, &so, list);
 	fuzz_report(p, &reader_gperf, &so, disasm);
 	profile_free(p);

@@ -69,7 +69,7 @@ static void round_trip(const struct profile *p)
 }
 
 /* Larger profiles are the readers' business: reporting them would only slow the fuzzing. */
-#define EXERCISE_MAX 4096
+#define EXERCISE_MAX 1024
 
 void fuzz_exercise(const struct profile *p, const struct reader *r)
 {

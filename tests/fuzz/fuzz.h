@@ -32,7 +32,7 @@ int fuzz_reader(const struct reader *r, const struct read_options *ro, const uin
  * report by function and one by address, the profile written as
  * profile.proto and read back, merged with and subtracted from a copy of
  * itself.  r gives the reports their value style and frame rules.
- * Profiles of more than 4096 samples and locations are skipped (reading
+ * Profiles of more than 1024 samples and locations are skipped (reading
  * them was the point).
  */
 void fuzz_exercise(const struct profile *p, const struct reader *r);
