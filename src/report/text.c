@@ -106,7 +106,7 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 		const struct entry *e = v[i];
 		char fp[32], rp[32], cp[32], fv[48], cv[48];
 
-		running += e->flat;
+		running = sat_add(running, e->flat);
 		if (e->flat != 0 || e->cum != 0) {
 			percent(fp, sizeof(fp), e->flat, r->local_total);
 			percent(rp, sizeof(rp), running, r->local_total);
