@@ -113,6 +113,12 @@ static inline int64_t sat_add(int64_t a, int64_t b)
 	return r;
 }
 
+/* |v|, INT64_MIN's held at INT64_MAX instead of overflowing. */
+static inline int64_t sat_abs(int64_t v)
+{
+	return v >= 0 ? v : v == INT64_MIN ? INT64_MAX : -v;
+}
+
 /* a * b, held at INT64_MIN or INT64_MAX instead of overflowing. */
 static inline int64_t sat_mul(int64_t a, int64_t b)
 {
