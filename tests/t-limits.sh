@@ -11,6 +11,8 @@
 #              compared with all opened before, and a warning for each
 #   names      a function named "f" and 100000 nested parentheses: one
 #              pass over the name per level
+#   hists      a gmon.out of 120000 histogram records over distinct
+#              ranges, each checked against all before: refused past 64
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -57,6 +59,12 @@ msg = field(1, num(1, 1) + num(2, 2)) + field(5, num(1, 1) + num(2, 3)) + \
 for s in strings:
     msg += field(6, s)
 open(os.path.join(d, 'names.pb'), 'wb').write(msg)
+
+g = bytearray(b'gmon' + struct.pack('<I', 1) + bytes(12))
+for k in range(N):
+    lo = 0x10000 + k * 16
+    g += b'\x00' + struct.pack('<QQII', lo, lo + 16, 1, 100) + b'seconds' + bytes(8) + b's' + struct.pack('<H', 1)
+open(os.path.join(d, 'hists.gmon'), 'wb').write(g)
 EOF
 
 # limited NAME TEXT ARGS...: pprof --text ARGS within 20 s, its report containing TEXT.
@@ -75,4 +83,7 @@ check "libs: 20 unreadable objects are named, the rest counted" \
 	eval '[ "$(grep -c "cannot open" "$W/libs.err")" -eq 20 ] &&
 	      grep -q "119980 more objects could not be read" "$W/libs.err"'
 limited names ' f$' "$W/names.pb"
+timeout 20 "$PPROF" --text "$W/hists.gmon" >"$W/hists.out" 2>"$W/hists.err"
+clean_exit "hists: refused within the limit" "$?" "$W/hists.err" 1 &&
+	check "hists: the message says why" grep -q "more than 64 histogram ranges" "$W/hists.err"
 exit "$FAILED"
