@@ -26,6 +26,13 @@ ifeq ($(SANITIZE),1)
 BUILD = build/san
 ALL_CFLAGS += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(FUZZ),1)
+# The fuzzing build (make fuzz): clang, libFuzzer's coverage, the sanitizers.
+FUZZ_CC ?= clang
+override CC := $(FUZZ_CC)
+BUILD = build/fuzz
+ALL_CFLAGS += -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=fuzzer,address,undefined
 else
 BUILD = build/opt
 endif
@@ -37,9 +44,14 @@ OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(PROTO_GEN).o
 LIB_OBJS := $(filter-out $(BUILD)/src/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-DEPS := $(OBJS:.o=.d) $(UNIT_BINS:=.d)
+# Fuzzing harnesses, one per file (tests/fuzz/README): linked to libFuzzer
+# in the fuzzing build, else to the replay driver the test suite runs.
+FUZZ_SRCS := $(filter-out tests/fuzz/fuzz.c tests/fuzz/replay.c,$(wildcard tests/fuzz/*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_DRIVER := $(if $(filter 1,$(FUZZ)),,$(BUILD)/tests/fuzz/replay.o)
+DEPS := $(OBJS:.o=.d) $(UNIT_BINS:=.d) $(FUZZ_SRCS:%.c=$(BUILD)/%.d) $(BUILD)/tests/fuzz/fuzz.d $(BUILD)/tests/fuzz/replay.d
 
-.PHONY: all pprof check demo install uninstall clean deps unit
+.PHONY: all pprof check demo install uninstall clean deps unit fuzz fuzz-build
 
 all: pprof
 
@@ -70,19 +82,35 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc/symbolize $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
+$(BUILD)/tests/fuzz/%.o: CPPFLAGS += -Itests/fuzz -Isrc/readers
+
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/fuzz.o $(FUZZ_DRIVER) $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 $(DEPS):
 include $(wildcard $(DEPS))
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(FUZZ_BINS)
 	@mkdir -p tests/unit/bin
 	@for b in $(UNIT_BINS); do cp $$b tests/unit/bin/; done
+	@for b in $(FUZZ_BINS); do cp $$b tests/unit/bin/fuzz-$${b##*/}; done
+
+# make fuzz FUZZ_SECONDS=N: each harness for N seconds (tests/fuzz/README).
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) FUZZ=1 fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run build/fuzz/fuzz
+
+fuzz-build: $(FUZZ_BINS)
 
 deps:
 	@scripts/install-deps
 
+# VALGRIND=1 runs pprof and the unit tests under valgrind's memcheck (slow).
 check: deps
 	$(MAKE) pprof unit
-	UNIT_DIR=tests/unit/bin tests/run-tests
+	UNIT_DIR=tests/unit/bin VALGRIND=$(VALGRIND) tests/run-tests
 
 demo: deps
 	$(MAKE) pprof

@@ -16,12 +16,20 @@
  */
 extern const struct reader reader_proto;
 
-/* Default cap on the size of decompressed input (--max_input). */
+/*
+ * Without --max_input, decompressed input may reach PROTO_MAX_INFLATED
+ * bytes, and past PROTO_RATIO_FLOOR bytes no more than PROTO_MAX_RATIO
+ * times the compressed size: real profiles compress 3 to 20 times, and a
+ * small file that inflates far more is a decompression bomb.
+ */
 #define PROTO_MAX_INFLATED ((size_t)1 << 30)
+#define PROTO_MAX_RATIO 200
+#define PROTO_RATIO_FLOOR ((size_t)64 << 20)
 
 /*
  * Reads a profile.proto, gzip-compressed or not, from buf into the empty
- * profile p, decompressing at most max_inflated bytes.  Validates as Go's
+ * profile p, decompressing at most max_inflated bytes (0: the default
+ * rule above).  Validates as Go's
  * profile package does (string_table[0] "", string indexes in range, ids
  * nonzero and unique and every reference resolved, one value per sample
  * type, no concatenated profiles).  Locations keep their lines as the file

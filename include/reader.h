@@ -23,7 +23,7 @@
  */
 /* What readers are told: limits on untrusted input.  NULL means the defaults. */
 struct read_options {
-	size_t max_input;   /* bytes compressed input may inflate to; 0: 1 GiB */
+	size_t max_input;   /* bytes compressed input may inflate to; 0: 1 GiB, bombs refused (proto.h) */
 	/*
 	 * The input's return addresses are inside the call already (the body
 	 * of a symbolized profile): take every address as it is.

@@ -36,6 +36,21 @@ int open_regular(const char *path);
 int is_regular_file(const char *path);
 
 /*
+ * Paths named by input (mappings, debug information, build ids) are data.
+ * Whether path, read as relative to some directory (a leading "/" is
+ * ignored), climbs out of it: more ".." components than names before
+ * them.  Such a path must not be joined to a directory.
+ */
+int path_climbs(const char *path);
+/*
+ * open_regular for dir/name, only when it stays in dir: name is relative
+ * and, after every ".." and symbolic link is resolved, names a file under
+ * dir.  Returns the descriptor, or -1 with errno set (EACCES when the name
+ * leads out of dir).
+ */
+int open_beneath(const char *dir, const char *name);
+
+/*
  * The one binary search: over n elements of size sz at base, in ascending
  * order of key(element), the index of the first element whose key is above
  * k (n when none is).  Inline so that each caller's key function is inlined
@@ -104,6 +119,12 @@ static inline int64_t sat_add(int64_t a, int64_t b)
 	if (__builtin_add_overflow(a, b, &r))
 		return b > 0 ? INT64_MAX : INT64_MIN;
 	return r;
+}
+
+/* |v|, INT64_MIN's held at INT64_MAX instead of overflowing. */
+static inline int64_t sat_abs(int64_t v)
+{
+	return v >= 0 ? v : v == INT64_MIN ? INT64_MAX : -v;
 }
 
 /* a * b, held at INT64_MIN or INT64_MAX instead of overflowing. */

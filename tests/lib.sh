@@ -9,6 +9,23 @@ if [ -z "${TEST_TMP:-}" ]; then
 	trap 'rm -rf "$TEST_TMP"' EXIT
 fi
 
+# Under VALGRIND=1 (tests/run-tests), VG is the valgrind command that runs
+# our own binaries other than $PPROF, and every timeout is TIMEOUT_SCALE
+# times longer; otherwise VG is empty.
+VG=()
+[ -n "${VALGRIND_CMD:-}" ] && read -r -a VG <<<"$VALGRIND_CMD"
+if [ -n "${TIMEOUT_SCALE:-}" ]; then
+	timeout() {
+		if [[ $1 =~ ^[0-9]+$ ]]; then
+			local d=$1
+			shift
+			command timeout "$((d * TIMEOUT_SCALE))" "$@"
+		else
+			command timeout "$@"
+		fi
+	}
+fi
+
 # FAILED is 1 once a check has failed: a script may end with exit "$FAILED".
 FAILED=0
 ok() { echo "ok - $*"; }
@@ -41,7 +58,8 @@ same_output() {
 # with STATUS, its stderr in STDERR_FILE, exited cleanly: it did not time out
 # (status 124, timeout's), die of a signal or fail to run (125 and above),
 # print a sanitizer report (AddressSanitizer, LeakSanitizer, or
-# UndefinedBehaviorSanitizer's "runtime error"), and, when WANT statuses are
+# UndefinedBehaviorSanitizer's "runtime error") or exit with valgrind's
+# error status (VALGRIND_EXIT, under VALGRIND=1), and, when WANT statuses are
 # given, its status is one of them.  Sets WHY to the reason it did not exit
 # cleanly ("" when it did) and ERR_LINES to the lines of STDERR_FILE.
 # Starts no process: the truncation tests call it thousands of times.
@@ -57,6 +75,8 @@ exited_cleanly() {
 		WHY="timed out"
 	elif [ "$status" -ge 125 ]; then
 		WHY="crashed (status $status)"
+	elif [ -n "${VALGRIND_EXIT:-}" ] && [ "$status" -eq "$VALGRIND_EXIT" ]; then
+		WHY="valgrind found errors (status $status)"
 	elif [[ $all == *AddressSanitizer* || $all == *LeakSanitizer* ||
 		$all == *UndefinedBehaviorSanitizer* || $all == *"runtime error"* ]]; then
 		WHY="sanitizer report on stderr"

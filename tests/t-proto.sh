@@ -356,7 +356,7 @@ crc = bytearray(gzip.compress(good, mtime=0))
 crc[-6] ^= 0x55
 put("bad-crc.pb.gz", bytes(crc), gz=False)
 put("trailing.pb.gz", gzip.compress(good, mtime=0) + b"junk", gz=False)
-# Over the 1 GiB cap.
+# Over the 1 GiB cap, and 1000 times its size.
 z = zlib.compressobj(9, zlib.DEFLATED, 31)
 chunk = bytes(1 << 20)
 with open(os.path.join(d, "bomb.pb.gz"), "wb") as f:
@@ -446,7 +446,7 @@ done
 bad corrupt-gzip.pb.gz "corrupt gzip data"
 bad bad-crc.pb.gz "corrupt gzip data"
 bad trailing.pb.gz "trailing data"
-bad bomb.pb.gz "decompresses to more than 1073741824 bytes"
+bad bomb.pb.gz "times its size: refused as a decompression bomb"
 bad long-varint.pb.gz "offset 0x"
 bad long-varint.pb.gz "varint longer than 10 bytes"
 bad varint-overflow.pb.gz "varint overflows"

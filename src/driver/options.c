@@ -101,9 +101,10 @@ const struct option option_table[] = {
 	  "Comma-separated directories to look for libraries under" },
 	{ "sample_index", OPT_STRING, OFF(sample_index), NULL, 0, "NAME", NULL, 0,
 	  "Report the sample value NAME or number N (gmon.out: calls, executions)" },
-	{ "max_input", OPT_SIZE, OFF(max_input), NULL, 0, "BYTES", "1G", 0,
+	{ "max_input", OPT_SIZE, OFF(max_input), NULL, 0, "BYTES", NULL, 0,
 	  "Refuse compressed profiles that inflate to more than BYTES, and fetched ones "
-	  "larger (k, M, G suffixes)" },
+	  "larger (k, M, G suffixes; default 1G, and for compressed input 200 times its "
+	  "size past 64M)" },
 	{ "symbolize", OPT_CHOICE, OFF(symbolize), symbolizers, 0, "MODE", "local", 0,
 	  "local: name addresses from the program and its libraries; none: leave them as they are" },
 	{ "seconds", OPT_INT, OFF(seconds), NULL, 0, "N", "30", 0,

@@ -246,7 +246,8 @@ int pipeline_run(const struct options *o)
 	struct symbolize_options so = { 0 };
 	struct report_env env = { 0 };
 	const struct reader *rd = NULL;
-	struct fetch_options fo = { o->seconds, o->timeout, o->max_input };
+	struct fetch_options fo = { o->seconds, o->timeout,
+				    o->max_input ? o->max_input : (size_t)1 << 30 };
 	struct fetcher *fetch;
 	const char *shown_program;
 	struct profile *p = NULL;

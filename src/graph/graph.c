@@ -6,16 +6,11 @@
 #include "htab.h"
 #include "util.h"
 
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
-
 static int cmp_node(const void *a, const void *b)
 {
 	const struct entry *x = ((const struct graph_node *)a)->entry;
 	const struct entry *y = ((const struct graph_node *)b)->entry;
-	int64_t cx = abs64(x->cum), cy = abs64(y->cum);
+	int64_t cx = sat_abs(x->cum), cy = sat_abs(y->cum);
 
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
@@ -54,7 +49,7 @@ static void pick_nodes(struct graph *g, const struct report *r, const struct gra
 	keep = o->nodecount > 0 ? (size_t)o->nodecount : 0;
 	if (keep > g->candidates)
 		keep = g->candidates;
-	while (keep > 0 && abs64(g->node[keep - 1].entry->cum) <= g->node_limit)
+	while (keep > 0 && sat_abs(g->node[keep - 1].entry->cum) <= g->node_limit)
 		keep--;
 	g->nnode = keep;
 	g->dropped_nodes = g->candidates - keep;
@@ -149,7 +144,7 @@ static void pick_edges(struct graph *g, struct edge_table *t, const struct graph
 
 		if (indeg[ed->dst] == 0)
 			keep = 1;       /* the target stays reachable */
-		else if (abs64(ed->count) <= g->edge_limit)
+		else if (sat_abs(ed->count) <= g->edge_limit)
 			keep = 0;
 		else if (outdeg[ed->src] >= maxdeg || indeg[ed->dst] >= maxdeg)
 			keep = 0;

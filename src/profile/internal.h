@@ -35,7 +35,8 @@ void profile_index_ensure(struct profile *p);
  * reading: push copies the stack and values; finish waits until all are
  * added.  Between start and finish only the queue may add samples, and the
  * caller must not add functions or lines (locations and mappings are fine).
- * Falls back to adding in push when no thread can be started.
+ * The thread starts with the first full batch (a small profile is added
+ * by finish alone); without one, push adds each full batch itself.
  */
 struct sample_queue;
 struct sample_queue *sample_queue_start(struct profile *p);

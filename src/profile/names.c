@@ -1,42 +1,46 @@
 /* names.c - gperftools pprof's short function names. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "names.h"
+#include "util.h"
 
-/* Removes every innermost group open..close (and a "\s*const" after "()"). */
-static int strip_groups(struct strbuf *sb, char open, char close, int with_const)
+/*
+ * Removes every group open..close, innermost first, as repeating pprof's
+ * s/\([^()]*\)(\s*const)?//g until nothing changes does; in one pass, so
+ * that deep nesting costs no more than its length: each opening is
+ * remembered where it was written, and a close that matches one cuts the
+ * output back to it (then skips a "\s*const" after it).
+ */
+static void strip_groups(struct strbuf *sb, char open, char close, int with_const)
 {
 	char *s = sb->buf, *w = sb->buf;
-	size_t i = 0, n = sb->len;
-	int changed = 0;
+	size_t i = 0, n = sb->len, depth = 0, cap = 0;
+	size_t *opened = NULL;
 
 	while (i < n) {
 		if (s[i] == open) {
-			size_t j = i + 1;
+			GROW(opened, cap, depth + 1);
+			opened[depth++] = (size_t)(w - sb->buf);
+		} else if (s[i] == close && depth) {
+			w = sb->buf + opened[--depth];
+			i++;
+			if (with_const) {
+				size_t k = i;
 
-			while (j < n && s[j] != open && s[j] != close)
-				j++;
-			if (j < n && s[j] == close) {
-				j++;
-				if (with_const) {
-					size_t k = j;
-
-					while (k < n && isspace((unsigned char)s[k]))
-						k++;
-					if (n - k >= 5 && !memcmp(s + k, "const", 5))
-						j = k + 5;
-				}
-				i = j;
-				changed = 1;
-				continue;
+				while (k < n && isspace((unsigned char)s[k]))
+					k++;
+				if (n - k >= 5 && !memcmp(s + k, "const", 5))
+					i = k + 5;
 			}
+			continue;
 		}
 		*w++ = s[i++];
 	}
 	*w = 0;
 	sb->len = (size_t)(w - sb->buf);
-	return changed;
+	free(opened);
 }
 
 static int is_word(int c)
@@ -51,8 +55,7 @@ void short_function_name(const char *full, int keep_templates, struct strbuf *ou
 
 	sb_reset(out);
 	sb_adds(out, full);
-	while (strip_groups(out, '(', ')', 1))
-		;
+	strip_groups(out, '(', ')', 1);
 	/* A trailing address tag "<0000000000401126>". */
 	if (out->len && out->buf[out->len - 1] == '>') {
 		size_t j = out->len - 1;
@@ -66,8 +69,7 @@ void short_function_name(const char *full, int keep_templates, struct strbuf *ou
 		}
 	}
 	if (!keep_templates)
-		while (strip_groups(out, '<', '>', 0))
-			;
+		strip_groups(out, '<', '>', 0);
 	/* Drop everything up to the last whitespace that precedes "word::". */
 	for (i = 1; i < out->len; i++) {
 		size_t j = i;

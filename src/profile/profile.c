@@ -4,6 +4,7 @@
 
 #include "htab.h"
 #include "internal.h"
+#include "ranges.h"
 #include "strtab.h"
 #include "util.h"
 
@@ -20,10 +21,9 @@ struct profile_index {
 	struct location *loc_chunk[64 - LOC_CHUNK_BITS];
 	struct htab fn;      /* by all fields */
 	struct htab sample;  /* by stack */
-	/* Mappings by start, then by id; rebuilt when mappings were added. */
-	struct mapping **by_start;
-	uint64_t *max_limit;   /* max_limit[i]: the largest limit among by_start[0..i] */
-	size_t nby_start;
+	/* Which mapping holds an address; rebuilt when mappings were added. */
+	struct range_index maps;
+	size_t nindexed;
 };
 
 struct profile *profile_new(void)
@@ -50,8 +50,7 @@ void profile_free(struct profile *p)
 	htab_release(&p->index->loc);
 	htab_release(&p->index->fn);
 	htab_release(&p->index->sample);
-	free(p->index->by_start);
-	free(p->index->max_limit);
+	range_index_release(&p->index->maps);
 	free(p->index);
 	free(p->mapping);
 	free(p->location);
@@ -110,50 +109,29 @@ struct mapping *profile_add_mapping(struct profile *p, uint64_t start, uint64_t 
 	return m;
 }
 
-static int cmp_start(const void *a, const void *b)
-{
-	const struct mapping *x = *(struct mapping *const *)a, *y = *(struct mapping *const *)b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static uint64_t mapping_start(const void *m)
-{
-	return (*(struct mapping *const *)m)->start;
-}
-
 struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 {
 	struct profile_index *ix = p->index;
-	size_t lo, i;
+	size_t i;
 
-	if (ix->nby_start != p->nmapping) {
-		ix->by_start = xrealloc(ix->by_start, (p->nmapping + 1) * sizeof(*ix->by_start));
-		memcpy(ix->by_start, p->mapping, p->nmapping * sizeof(*ix->by_start));
-		if (p->nmapping > 1)
-			qsort(ix->by_start, p->nmapping, sizeof(*ix->by_start), cmp_start);
-		ix->max_limit = xrealloc(ix->max_limit, (p->nmapping + 1) * sizeof(*ix->max_limit));
-		for (i = 0; i < p->nmapping; i++)
-			ix->max_limit[i] = i && ix->max_limit[i - 1] > ix->by_start[i]->limit
-						   ? ix->max_limit[i - 1] : ix->by_start[i]->limit;
-		ix->nby_start = p->nmapping;
-	}
-	/* Past the last mapping starting at or below addr, then back. */
-	lo = search_above(ix->by_start, p->nmapping, sizeof(*ix->by_start), addr, mapping_start);
-	/* Groups of equal start, latest first; in a group the first added wins. */
-	for (i = lo; i > 0 && addr < ix->max_limit[i - 1];) {
-		size_t first = i - 1, k;
+	if (ix->nindexed != p->nmapping) {
+		uint64_t *lo = xcalloc(p->nmapping + 1, sizeof(*lo));
+		uint64_t *last = xcalloc(p->nmapping + 1, sizeof(*last));
 
-		while (first > 0 && ix->by_start[first - 1]->start == ix->by_start[i - 1]->start)
-			first--;
-		for (k = first; k < i; k++)
-			if (addr < ix->by_start[k]->limit)
-				return ix->by_start[k];
-		i = first;
+		/* Ids are positions: among equal starts, the one added first wins. */
+		for (i = 0; i < p->nmapping; i++) {
+			lo[i] = p->mapping[i]->start;
+			last[i] = p->mapping[i]->limit - 1;
+			if (p->mapping[i]->limit <= p->mapping[i]->start)
+				lo[i] = 1, last[i] = 0;
+		}
+		range_index_build(&ix->maps, lo, last, p->nmapping);
+		ix->nindexed = p->nmapping;
+		free(lo);
+		free(last);
 	}
-	return NULL;
+	i = range_index_find(&ix->maps, addr);
+	return i == RANGE_NONE ? NULL : p->mapping[i];
 }
 
 /* The location of 1-based index id. */
@@ -331,7 +309,8 @@ uint64_t profile_stack_hash(struct location *const *loc, size_t n)
 
 static int same_stack(const struct sample *s, struct location *const *loc, size_t n)
 {
-	return s->nlocation == n && !memcmp(s->location, loc, n * sizeof(*loc));
+	/* An empty stack's array may be NULL, which memcmp must not see. */
+	return s->nlocation == n && (!n || !memcmp(s->location, loc, n * sizeof(*loc)));
 }
 
 /* A sample's key is its stack and its labels (in canonical order). */
@@ -539,42 +518,64 @@ struct relocation {
 	struct location **loc; /* dst's location of each src location, by id - 1 */
 };
 
-static struct mapping *same_object(const struct profile *dst, const struct mapping *m)
+/* One object file at one offset and size: mappings of it in two runs match. */
+static uint64_t object_hash(const struct mapping *m)
 {
-	size_t j;
+	return hash_u64(hash_bytes(m->file, strlen(m->file)) ^ hash_u64(m->offset) ^
+			(m->limit - m->start));
+}
+
+static int same_object(const struct mapping *d, const struct mapping *m)
+{
+	return d->offset == m->offset && d->limit - d->start == m->limit - m->start &&
+	       !strcmp(d->file, m->file);
+}
+
+/*
+ * dst's named mapping i in the table of objects, unless an earlier one of
+ * the same object is there (the first wins).  A table, not a scan of dst:
+ * merging two profiles of n mappings would cost n * n comparisons.
+ */
+static void index_object(struct htab *t, const struct profile *dst, size_t i)
+{
+	const struct mapping *m = dst->mapping[i];
+	uint64_t h = object_hash(m);
+	size_t k;
 
 	if (!m->file[0])
-		return NULL;
-	for (j = 0; j < dst->nmapping; j++) {
-		struct mapping *d = dst->mapping[j];
-
-		if (d->offset == m->offset && d->limit - d->start == m->limit - m->start &&
-		    !strcmp(d->file, m->file))
-			return d;
-	}
-	return NULL;
+		return;
+	HTAB_FIND(t, h, k, same_object(dst->mapping[t->slot[k].idx - 1], m));
+	if (!t->slot[k].idx)
+		htab_insert(t, k, h, (uint32_t)i + 1);
 }
 
 static void relocation_init(struct relocation *r, struct profile *dst, const struct profile *src)
 {
-	size_t i, n = dst->nmapping;
+	size_t i, k, n = dst->nmapping;
+	struct htab objects;
 
 	r->delta = xcalloc(src->nmapping + 1, sizeof(*r->delta));
 	r->loc = xcalloc(src->nlocation + 1, sizeof(*r->loc));
+	htab_init(&objects, 2 * (n + src->nmapping));
+	for (i = 0; i < n; i++)
+		index_object(&objects, dst, i);
 	for (i = 0; i < src->nmapping; i++) {
 		const struct mapping *m = src->mapping[i];
-		const struct mapping *d = same_object(dst, m);
+		uint64_t h = object_hash(m);
 
-		if (d) {
-			r->delta[i] = (int64_t)(d->start - m->start);
+		HTAB_FIND(&objects, h, k, same_object(dst->mapping[objects.slot[k].idx - 1], m));
+		if (m->file[0] && objects.slot[k].idx) {
+			r->delta[i] = (int64_t)(dst->mapping[objects.slot[k].idx - 1]->start - m->start);
 		} else {
 			struct mapping *added = profile_add_mapping(dst, m->start, m->limit,
 								    m->offset, m->file, m->build_id);
 
 			added->device = m->device;
 			added->inode = m->inode;
+			index_object(&objects, dst, dst->nmapping - 1);
 		}
 	}
+	htab_release(&objects);
 	if (dst->nmapping == n)
 		return;
 	for (i = 0; i < dst->nlocation; i++)

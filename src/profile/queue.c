@@ -24,7 +24,7 @@ struct sample_queue {
 	size_t nvalue;
 	struct batch b[QUEUE_SLOTS];
 	size_t head, tail, filled; /* fill at head, drain at tail */
-	int done, threaded;
+	int done, threaded, started;
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t can_fill, can_drain;
@@ -93,7 +93,6 @@ struct sample_queue *sample_queue_start(struct profile *p)
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->can_fill, NULL);
 	pthread_cond_init(&q->can_drain, NULL);
-	q->threaded = pthread_create(&q->thread, NULL, worker, q) == 0;
 	return q;
 }
 
@@ -122,6 +121,11 @@ void sample_queue_push(struct sample_queue *q, struct location *const *loc, size
 	memcpy(b->value + b->n * q->nvalue, value, q->nvalue * sizeof(*value));
 	if (++b->n < QUEUE_RECORDS)
 		return;
+	/* The worker starts with the first full batch: small profiles need none. */
+	if (!q->started) {
+		q->started = 1;
+		q->threaded = pthread_create(&q->thread, NULL, worker, q) == 0;
+	}
 	if (q->threaded)
 		publish(q);
 	else

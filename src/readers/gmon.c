@@ -61,6 +61,11 @@
 #define OLD_BSD_RATE 100
 #define MAX_RATE 1000000u
 #define MAX_PIECES 64
+/*
+ * Distinct histogram ranges a file may have (glibc writes one): each
+ * histogram record and each arc's address is checked against all of them.
+ */
+#define MAX_RANGES 64
 #define PIECE_BUDGET (1u << 18)
 /* Sums of calls or executions above this are taken for garbage. */
 #define MAX_COUNT_SUM (UINT64_C(1) << 62)
@@ -197,6 +202,8 @@ static int add_hist(struct gmon *g, struct cursor *c, size_t rec, uint64_t low,
 				    (unsigned long long)low, (unsigned long long)high);
 	}
 	if (!r) {
+		if (g->nrange == MAX_RANGES)
+			return fail(g, c, rec, rec, e, "more than %d histogram ranges", MAX_RANGES);
 		GROW(g->range, g->cap_range, g->nrange + 1);
 		r = &g->range[g->nrange++];
 		r->low = low;

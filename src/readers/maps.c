@@ -76,6 +76,8 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 	struct mapping *m;
 
 	if (end - s >= 6 && !memcmp(s, "build=", 6)) {
+		if (memchr(s, '\0', (size_t)(end - s)))
+			goto bad;
 		sb_reset(build);
 		sb_add(build, s + 6, (size_t)(end - s - 6));
 		return;
@@ -118,9 +120,13 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 		end--;
 	if (f >= end)
 		return;
-	if (limit <= start)
+	/* A path with a NUL in it would name another file (the part before it). */
+	if (limit <= start || memchr(f, '\0', (size_t)(end - f)))
 		goto bad;
 	expand_build(path, f, (size_t)(end - f), build->buf);
+	/* "$build" with no build= line names nothing. */
+	if (!path->len)
+		return;
 	m = profile_add_mapping(p, start, limit, offset, path->buf, "");
 	if (major <= UINT32_MAX && minor <= UINT32_MAX) {
 		m->device = makedev((unsigned)major, (unsigned)minor);
@@ -134,8 +140,13 @@ bad:
 void maps_parse(struct profile *p, const char *name, const char *text, size_t len)
 {
 	struct strbuf build = STRBUF_INIT, path = STRBUF_INIT;
-	const char *s = text, *end = text + len;
+	const char *s, *end;
 	unsigned lineno = 0;
+
+	if (!len)
+		return;  /* text may be NULL then */
+	s = text;
+	end = text + len;
 
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));

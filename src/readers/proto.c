@@ -313,16 +313,27 @@ static int proto_sniff(const unsigned char *buf, size_t len)
 
 /*
  * Inflates gzip data (members one after another, as Go reads them) into
- * *out (caller frees), refusing more than cap bytes.
+ * *out (caller frees), refusing more than cap bytes; with bomb_check, also
+ * more than PROTO_MAX_RATIO times len past PROTO_RATIO_FLOOR bytes.
  */
 static int inflate_all(const char *path, const unsigned char *buf, size_t len, size_t cap,
-		       unsigned char **out, size_t *outlen, struct err *e)
+		       int bomb_check, unsigned char **out, size_t *outlen, struct err *e)
 {
 	z_stream z;
 	unsigned char *o;
 	size_t have = 0, size, isize;
 	int r = Z_OK;
 
+	if (bomb_check) {
+		size_t most = len > SIZE_MAX / PROTO_MAX_RATIO ? SIZE_MAX : len * PROTO_MAX_RATIO;
+
+		if (most < PROTO_RATIO_FLOOR)
+			most = PROTO_RATIO_FLOOR;
+		if (most < cap)
+			cap = most;
+		else
+			bomb_check = 0;
+	}
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
 		return err_set(e, "%s: cannot start gzip decompression", path);
@@ -368,6 +379,10 @@ static int inflate_all(const char *path, const unsigned char *buf, size_t len, s
 	inflateEnd(&z);
 	if (have > cap) {
 		free(o);
+		if (bomb_check)
+			return err_set(e, "%s: decompresses to more than %zu bytes, %d times its size: "
+				       "refused as a decompression bomb (--max_input=BYTES reads it)",
+				       path, cap, PROTO_MAX_RATIO);
 		return err_set(e, "%s: decompresses to more than %zu bytes", path, cap);
 	}
 	if (r != Z_STREAM_END) {
@@ -808,7 +823,8 @@ int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
 
 	snprintf(name, sizeof(name), "%s", path);
 	if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-		if (inflate_all(path, buf, len, max_inflated, &inflated, &n, e) < 0)
+		if (inflate_all(path, buf, len, max_inflated ? max_inflated : PROTO_MAX_INFLATED,
+				!max_inflated, &inflated, &n, e) < 0)
 			return -1;
 		data = inflated;
 		snprintf(name, sizeof(name), "%s (decompressed)", path);
@@ -844,8 +860,7 @@ static int proto_read(const char *path, const unsigned char *buf, size_t len,
 		     const struct read_options *ro, struct profile *p,
 		      struct err *e)
 {
-	return proto_read_buffer(path, buf, len, ro && ro->max_input ? ro->max_input : PROTO_MAX_INFLATED,
-				 p, e);
+	return proto_read_buffer(path, buf, len, ro ? ro->max_input : 0, p, e);
 }
 
 /* The value reported and how long the profile ran, as Go pprof's header names them. */

@@ -128,10 +128,9 @@ void sources_release(struct sources *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Reads a regular file whole; NULL with errno set otherwise. */
-static char *read_file(const char *path, size_t *len)
+/* Reads an open regular file whole and closes it; NULL with errno set on failure. */
+static char *read_fd(int fd, size_t *len)
 {
-	int fd = open_regular(path);
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 
@@ -171,6 +170,11 @@ static char *read_file(const char *path, size_t *len)
 	buf[n] = '\0';
 	*len = n;
 	return buf;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	return read_fd(open_regular(path), len);
 }
 
 static int has_prefix_dir(const char *path, const char *prefix, size_t n, size_t *skip)
@@ -241,12 +245,10 @@ static char *find_source(const struct sources *s, const char *name, size_t *len)
 			sb_adds(&dir, ".");
 		/* The directory, then each of its parents, as Go's filepath.Dir goes up. */
 		for (;;) {
-			struct strbuf path = STRBUF_INIT;
 			char *slash;
 
-			sb_addf(&path, "%s/%s", dir.buf, rel);
-			text = read_file(path.buf, len);
-			sb_release(&path);
+			/* The name is data: it must not lead out of the directory. */
+			text = read_fd(open_beneath(dir.buf, rel), len);
 			if (text) {
 				sb_release(&dir);
 				return text;

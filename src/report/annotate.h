@@ -53,8 +53,9 @@ struct source {
  * them, as Go pprof finds sources: the name's configured prefix (or, with
  * no --trim_path, everything up to a search directory's base name) is
  * trimmed, and a relative name is looked for under each search directory
- * and its parents (the current directory when --source_path is empty).
- * An unreadable file is reported once on stderr.
+ * and its parents (the current directory when --source_path is empty),
+ * never out of the directory it is looked for in ("..", symbolic links:
+ * open_beneath).  An unreadable file is reported once on stderr.
  */
 struct sources {
 	const char *search, *trim;

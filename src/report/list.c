@@ -122,7 +122,8 @@ static int list_routine(FILE *out, struct annotation *a, const struct routine *r
 	report_value(&a->r, total_cum, c, sizeof(c));
 	fprintf(out, "ROUTINE ====================== %s in %s\n%6s %6s Total %s (flat / cumulative)\n",
 		rt->short_name, clean_file_name(filename), f, c, annotation_unit(a));
-	for (l = 1;; l++) {
+	/* Without the source, only the routine's lines (and 5 before them) are looked at. */
+	for (l = src->text || first <= 6 ? 1 : first - 5;; l++) {
 		const char *text;
 
 		if (src->text) {

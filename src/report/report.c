@@ -423,6 +423,8 @@ static void build_keys(struct builder *b)
 	const struct profile *p = b->p;
 	size_t i;
 
+	/* Never NULL, even with no keys at all: reduce_stack offsets into it. */
+	GROW(b->keys, b->cap_keys, 1);
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
 		struct locinfo *li = &b->li[i];

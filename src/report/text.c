@@ -246,7 +246,7 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 		/* Rows no kept stack reaches are not pprof's at all; zero rows count for topN. */
 		if (!e->kept && !e->flat && !e->cum)
 			continue;
-		running += e->flat;
+		running = sat_add(running, e->flat);
 		if (e->flat != 0 || e->cum != 0) {
 			percent(fp, sizeof(fp), e->flat, r->local_total);
 			percent(rp, sizeof(rp), running, r->local_total);

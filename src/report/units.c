@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "units.h"
+#include "util.h"
 
 struct unit {
 	const char *name;
@@ -180,11 +181,6 @@ int units_known(const char *unit)
 	return 0;
 }
 
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
-}
-
 const char *units_report_unit(const int64_t *flat, const int64_t *cum, size_t n, int64_t total,
 			      const char *sample_unit)
 {
@@ -195,7 +191,7 @@ const char *units_report_unit(const int64_t *flat, const int64_t *cum, size_t n,
 	if (!n)
 		return sample_unit;
 	for (i = 0; i < n; i++) {
-		int64_t v = abs64(flat[i]) ? abs64(flat[i]) : abs64(cum[i]);
+		int64_t v = sat_abs(flat[i]) ? sat_abs(flat[i]) : sat_abs(cum[i]);
 
 		if (v > 0 && (!min || v < min))
 			min = v;

@@ -2,6 +2,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,12 @@ struct range {
 	uint64_t lo, hi;
 	uint32_t node;
 };
+
+/*
+ * Larger line numbers are taken for unknown (0): libdw hands lines out as
+ * int, wrapping those of 2^31 and up, and listings compute with them.
+ */
+#define MAX_LINE (INT_MAX / 2)
 
 struct node {
 	Dwarf_Off off;        /* DIE offset */
@@ -484,7 +491,7 @@ static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const cha
 			*file = file_name(ix, u, 0);
 			break;
 		}
-	if (dwarf_lineno(l, &ln) == 0)
+	if (dwarf_lineno(l, &ln) == 0 && ln > 0 && ln <= MAX_LINE)
 		*line = ln;
 }
 
@@ -567,7 +574,8 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 			if (dwarf_offdie(dwfl_module_getdwarf(ix->mod, &(Dwarf_Addr){0}), inner->off, &die)) {
 				if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &w) == 0)
 					f[i].file = file_name(ix, u, w);
-				if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &w) == 0)
+				if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &w) == 0 &&
+				    w <= MAX_LINE)
 					f[i].line = (int)w;
 			}
 		}

@@ -8,7 +8,9 @@
 
 #include "dwindex.h"
 #include "elfsym.h"
+#include "htab.h"
 #include "profile.h"
+#include "ranges.h"
 #include "strbuf.h"
 #include "symbolize.h"
 
@@ -56,7 +58,7 @@ struct lib {
  * libraries over it.  pprof's rules (executable mappings only, ends
  * included, the latest start first, the program at raw addresses for the
  * rest) are not the Dwfl's module ranges that dwfl_addrmodule searches, so
- * find_lib keeps a small sorted table of its own over the session's objects.
+ * find_lib keeps an index of its own over the session's objects.
  */
 /* The last results per inline level, for neighbouring addresses (symbolize.c). */
 #define SHORT_MEMO 4
@@ -80,9 +82,12 @@ struct symbolizer {
 	Dwfl *dwfl;
 	struct object **objs;
 	size_t nobjs, cap_objs;
+	struct htab objs_by_path;   /* objs by path: a profile may name many */
+	size_t unreadable;     /* objects that could not be read (warned about) */
 	struct lib *libs;      /* by ascending start; equal starts, the later mapping first */
 	size_t nlibs, cap_libs;
-	uint64_t *max_end;     /* max_end[i]: the largest end of libs[0..i] */
+	struct range_index by_addr; /* over by_rank's libs: positions there */
+	size_t *by_rank;       /* libs indexes in mapping order */
 	struct object *program;
 	int quiet;             /* no warnings: symbolization gave them already */
 	struct short_memo short_memo[SHORT_MEMO];

@@ -153,21 +153,32 @@ static void object_report(struct symbolizer *s, struct object *ob, uint64_t bias
  * The object at path, opened and reported at the load bias of mapping mp
  * (bias 0 without one) when first asked for.
  */
+/* Objects that cannot be read are warned about up to this many, then counted. */
+#define MAX_UNREADABLE_WARNINGS 20
+
+/* Whether to warn about one more unreadable object. */
+static int warn_unreadable(struct symbolizer *s)
+{
+	return !s->quiet && s->unreadable++ < MAX_UNREADABLE_WARNINGS;
+}
+
 static struct object *object_get(struct symbolizer *s, const char *path, const struct mapping *mp)
 {
 	struct object *ob;
+	uint64_t h = hash_bytes(path, strlen(path));
 	size_t i;
 	int mismatch = 0;
 
-	for (i = 0; i < s->nobjs; i++)
-		if (!strcmp(s->objs[i]->path, path))
-			return s->objs[i];
+	HTAB_FIND(&s->objs_by_path, h, i, !strcmp(s->objs[s->objs_by_path.slot[i].idx - 1]->path, path));
+	if (s->objs_by_path.slot[i].idx)
+		return s->objs[s->objs_by_path.slot[i].idx - 1];
 	ob = xcalloc(1, sizeof(*ob));
 	ob->path = xstrdup(path);
 	ob->nm_fd = -1;
 	ob->order = s->nobjs;
 	GROW(s->objs, s->cap_objs, s->nobjs + 1);
 	s->objs[s->nobjs++] = ob;
+	htab_insert(&s->objs_by_path, i, h, (uint32_t)s->nobjs);
 	ob->fd = open_regular(path);
 	if (ob->fd >= 0 && !object_is_mapping(path, mp, s->quiet)) {
 		close(ob->fd);
@@ -180,7 +191,7 @@ static struct object *object_get(struct symbolizer *s, const char *path, const s
 		/* Not here (or another build): the build id may still find it. */
 		if (mapping_has_build_id(mp) && object_report_build_id(s, ob, mp) == 0)
 			goto found;
-		if (s->quiet)
+		if (!warn_unreadable(s))
 			return ob;
 		if (mismatch)
 			warnf("no file of build id %s for '%s'; its addresses stay unsymbolized",
@@ -192,7 +203,7 @@ static struct object *object_get(struct symbolizer *s, const char *path, const s
 	}
 	ob->elf = elf_begin(ob->fd, ELF_C_READ_MMAP, NULL);
 	if (!ob->elf || elf_kind(ob->elf) != ELF_K_ELF) {
-		if (!s->quiet)
+		if (warn_unreadable(s))
 			warnf("'%s' is not an ELF file; its addresses stay unsymbolized", path);
 		return ob;
 	}
@@ -259,7 +270,9 @@ static int looks_like_library(const char *path)
 /*
  * The file for a recorded library path, searched under --lib_prefix
  * (/a/b/c.so: P/a/b/c.so for every prefix P, then P/b/c.so, then P/c.so),
- * else the path itself.  With verbose, says which paths were tried.
+ * else the path itself.  A suffix whose ".." components would climb out
+ * of a prefix is not searched there.  With verbose, says which paths were
+ * tried.
  */
 static char *find_library(const struct symbolize_options *o, const char *path)
 {
@@ -270,7 +283,8 @@ static char *find_library(const struct symbolize_options *o, const char *path)
 		for (;;) {
 			size_t i;
 
-			for (i = 0; i < o->nlib_prefix; i++) {
+			/* /a/../b.so stays in a prefix; its suffix /../b.so does not. */
+			for (i = 0; i < o->nlib_prefix && !path_climbs(suffix); i++) {
 				struct strbuf sb = STRBUF_INIT;
 				struct stat st;
 				size_t n = strlen(o->lib_prefix[i]);
@@ -423,27 +437,16 @@ struct object *program_object(struct symbolizer *s)
 	return s->program;
 }
 
-static uint64_t lib_start(const void *l)
-{
-	return ((const struct lib *)l)->start;
-}
-
 /*
  * The library serving a: of those whose range (end included, as pprof has
  * it) holds a, the one starting last, and among equal starts the first
- * mapping.  libs ascend by start, so the scan goes down from the last start
- * at or below a, stopping where no earlier end reaches a.
+ * mapping.
  */
 struct lib *find_lib(struct symbolizer *s, uint64_t a)
 {
-	size_t i = search_above(s->libs, s->nlibs, sizeof(*s->libs), a, lib_start);
+	size_t k = range_index_find(&s->by_addr, a);
 
-	while (i > 0 && a <= s->max_end[i - 1]) {
-		i--;
-		if (a <= s->libs[i].end)
-			return &s->libs[i];
-	}
-	return NULL;
+	return k == RANGE_NONE ? NULL : &s->libs[s->by_rank[k]];
 }
 
 static int cmp_lib(const void *a, const void *b)
@@ -462,8 +465,37 @@ static void libs_release(struct symbolizer *s)
 	for (i = 0; i < s->nlibs; i++)
 		free(s->libs[i].path);
 	s->nlibs = 0;
-	free(s->max_end);
-	s->max_end = NULL;
+	range_index_release(&s->by_addr);
+	free(s->by_rank);
+	s->by_rank = NULL;
+}
+
+static int cmp_rank(const void *a, const void *b, void *libs)
+{
+	const struct lib *l = libs;
+	size_t x = l[*(const size_t *)a].rank, y = l[*(const size_t *)b].rank;
+
+	return x < y ? -1 : x > y;
+}
+
+/* find_lib's index: the libraries in mapping order, so that the first wins a tie. */
+static void index_libs(struct symbolizer *s)
+{
+	uint64_t *lo = xcalloc(s->nlibs + 1, sizeof(*lo));
+	uint64_t *last = xcalloc(s->nlibs + 1, sizeof(*last));
+	size_t i;
+
+	s->by_rank = xcalloc(s->nlibs + 1, sizeof(*s->by_rank));
+	for (i = 0; i < s->nlibs; i++)
+		s->by_rank[i] = i;
+	qsort_r(s->by_rank, s->nlibs, sizeof(*s->by_rank), cmp_rank, s->libs);
+	for (i = 0; i < s->nlibs; i++) {
+		lo[i] = s->libs[s->by_rank[i]].start;
+		last[i] = s->libs[s->by_rank[i]].end;
+	}
+	range_index_build(&s->by_addr, lo, last, s->nlibs);
+	free(lo);
+	free(last);
 }
 
 void symbolizer_plan(struct symbolizer *s)
@@ -517,17 +549,19 @@ void symbolizer_plan(struct symbolizer *s)
 	}
 	if (s->nlibs > 1)
 		qsort(s->libs, s->nlibs, sizeof(*s->libs), cmp_lib);
-	s->max_end = xcalloc(s->nlibs + 1, sizeof(*s->max_end));
-	for (i = 0; i < s->nlibs; i++)
-		s->max_end[i] = i && s->max_end[i - 1] > s->libs[i].end ? s->max_end[i - 1]
-									 : s->libs[i].end;
+	index_libs(s);
 	free(prog_real);
 }
 
 static char *debuginfo_path;
+/*
+ * libdwfl calls section_address to place the sections of a relocatable
+ * object (a .o given as the program) that it has not placed itself.
+ */
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };
 
@@ -544,6 +578,7 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 	s->prof = prof;
 	s->strings = strings;
 	s->o = o;
+	htab_init(&s->objs_by_path, 64);
 	/* Without a Dwfl (out of memory), objects are read for their symbols only. */
 	s->dwfl = dwfl_begin(&callbacks);
 	symbolizer_plan(s);
@@ -812,9 +847,15 @@ void symbolizer_release(struct symbolizer *s)
 
 	for (i = 0; i < SHORT_MEMO; i++)
 		sb_release(&s->short_memo[i].shrt);
+
+	if (!s->quiet && s->unreadable > MAX_UNREADABLE_WARNINGS)
+		warnf("%zu more objects could not be read; their addresses stay unsymbolized",
+		      s->unreadable - MAX_UNREADABLE_WARNINGS);
+
 	for (i = 0; i < s->nobjs; i++)
 		object_free(s->objs[i]);
 	free(s->objs);
+	htab_release(&s->objs_by_path);
 	libs_release(s);
 	free(s->libs);
 	/* Last: the objects' Elf handles and descriptors of libdwfl's go with it. */

@@ -69,9 +69,22 @@ void bug_at(const char *file, int line, const char *msg)
 
 int open_regular(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
+	int fd;
 
+	/*
+	 * Devices are never opened (opening one can have effects: a tape
+	 * rewinds, a terminal becomes ours); what changed between the stat
+	 * and the open is caught by the fstat below, and a FIFO does not
+	 * block the open with O_NONBLOCK.
+	 */
+	if (stat(path, &st) < 0)
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -91,6 +104,62 @@ int is_regular_file(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int path_climbs(const char *path)
+{
+	const char *p = path;
+	size_t depth = 0;
+
+	for (;;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (!depth)
+				return 1;
+			depth--;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+/* Whether resolved path sits in resolved directory dir (or is it). */
+static int inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+int open_beneath(const char *dir, const char *name)
+{
+	char *path, *real_dir = NULL, *real = NULL;
+	int fd = -1, err = EACCES;
+
+	if (name[0] == '/' || path_climbs(name)) {
+		errno = EACCES;
+		return -1;
+	}
+	if (asprintf(&path, "%s/%s", dir, name) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	/* Symbolic links may lead anywhere: compare where both really are. */
+	if (!(real_dir = realpath(dir, NULL)) || !(real = realpath(path, NULL)))
+		err = errno;
+	else if (inside(real, real_dir))
+		err = (fd = open_regular(real)) < 0 ? errno : 0;
+	free(real);
+	free(real_dir);
+	free(path);
+	errno = err;
+	return fd;
 }
 
 uint64_t hash_bytes(const void *p, size_t n)

@@ -171,6 +171,45 @@ TEST(errors)
 	CHECK(p == NULL);
 }
 
+/* A GNU file of n histogram records of one bin each, over 16-byte ranges one after another. */
+static void ranges(struct filebuf *g, unsigned n)
+{
+	unsigned i;
+
+	filebuf_init(g, 8, 0);
+	sb_add(&g->sb, "gmon", 4);
+	filebuf_int(g, 1, 4);
+	sb_add(&g->sb, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
+	for (i = 0; i < n; i++) {
+		sb_addc(&g->sb, 0);
+		filebuf_word(g, 0x1000 + 16 * i);
+		filebuf_word(g, 0x1010 + 16 * i);
+		filebuf_int(g, 1, 4);
+		filebuf_int(g, 100, 4);
+		sb_add(&g->sb, "seconds\0\0\0\0\0\0\0\0s", 16);
+		filebuf_int(g, 1, 2);
+	}
+}
+
+/* Each record and arc is checked against every range: they are limited. */
+TEST(many_ranges)
+{
+	struct filebuf g;
+	struct profile *p = NULL;
+	struct err e = { { 0 } };
+
+	ranges(&g, 64);
+	if (CHECK_EQ_INT(filebuf_load(&g, "t.gmon", g.sb.len, &p, &e), 0))
+		CHECK_EQ_INT(p->nmapping, 64);
+	profile_free(p);
+	p = NULL;
+	sb_release(&g.sb);
+	ranges(&g, 65);
+	CHECK_EQ_INT(filebuf_load(&g, "t.gmon", g.sb.len, &p, &e), -1);
+	CHECK_CONTAINS(e.msg, "t.gmon: offset 0xad4: more than 64 histogram ranges");
+	sb_release(&g.sb);
+}
+
 TEST(not_claimed)
 {
 	/* A gperftools CPU profile header (0, 3, 0, period, 0) and an ELF file. */
@@ -192,6 +231,7 @@ int main(void)
 	RUN(same_samples_in_every_layout);
 	RUN(truncated);
 	RUN(errors);
+	RUN(many_ranges);
 	RUN(not_claimed);
 	return test_done();
 }

@@ -1,4 +1,6 @@
 /* test_names.c - unit tests for gperftools pprof's short function names (include/names.h). */
+#include <stdlib.h>
+
 #include "harness.h"
 #include "names.h"
 
@@ -64,11 +66,43 @@ TEST(replaces_contents)
 	sb_release(&sb);
 }
 
+/* "f" and n nested groups of open..close: stripping them is linear, not n passes. */
+static char *nested(size_t n, char open, char close)
+{
+	char *s = malloc(2 * n + 2);
+	size_t i;
+
+	s[0] = 'f';
+	for (i = 0; i < n; i++) {
+		s[1 + i] = open;
+		s[1 + n + i] = close;
+	}
+	s[2 * n + 1] = 0;
+	return s;
+}
+
+TEST(deep_nesting)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *parens = nested(200000, '(', ')'), *angles = nested(200000, '<', '>');
+
+	/* A profile may name a function so; this took minutes when each pass stripped one level. */
+	CHECK_STR(shorten(&sb, parens, 0), "f");
+	CHECK_STR(shorten(&sb, angles, 0), "f");
+	CHECK_EQ_INT(strlen(shorten(&sb, angles, 1)), 400001);
+	CHECK_STR(shorten(&sb, "f(((a)b) const)c(", 0), "fc(");
+	CHECK_STR(shorten(&sb, "a)b(c<<d>", 0), "a)b(c<");
+	free(parens);
+	free(angles);
+	sb_release(&sb);
+}
+
 int main(void)
 {
 	RUN(strips_like_gperftools);
 	RUN(plain_names);
 	RUN(keep_templates);
 	RUN(replaces_contents);
+	RUN(deep_nesting);
 	return test_done();
 }

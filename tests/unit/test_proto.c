@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "harness.h"
 #include "proto.h"
@@ -161,6 +162,45 @@ TEST(inflate_cap)
 	profile_free(q);
 }
 
+/* gzip data of n zero bytes, at the best ratio deflate has (about 1000). */
+static unsigned char *zeros_gz(size_t n, size_t *len)
+{
+	z_stream z = { 0 };
+	unsigned char *in = calloc(1, n), *out;
+	size_t cap;
+
+	deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY);
+	cap = deflateBound(&z, n);
+	out = malloc(cap);
+	z.next_in = in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	deflate(&z, Z_FINISH);
+	*len = cap - z.avail_out;
+	deflateEnd(&z);
+	free(in);
+	return out;
+}
+
+TEST(inflate_ratio)
+{
+	struct profile *q = profile_new();
+	struct err e = { { 0 } };
+	size_t len;
+	unsigned char *gz = zeros_gz((size_t)80 << 20, &len);
+
+	/* 80 MiB from some 80 kB: past the floor, and far past the ratio. */
+	CHECK(len < (size_t)100 << 10);
+	CHECK_EQ_INT(proto_read_buffer("z.pb.gz", gz, len, 0, q, &e), -1);
+	CHECK_CONTAINS(e.msg, "z.pb.gz: decompresses to more than 67108864 bytes, 200 times its size");
+	/* An explicit cap is the user's word: the whole is inflated (and is no profile). */
+	CHECK_EQ_INT(proto_read_buffer("z.pb.gz", gz, len, PROTO_MAX_INFLATED, q, &e), -1);
+	CHECK_CONTAINS(e.msg, "gzip data that is not a profile.proto");
+	free(gz);
+	profile_free(q);
+}
+
 TEST(sniff)
 {
 	static const unsigned char gperf[] = { 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x27, 0, 0 };
@@ -203,6 +243,7 @@ int main(void)
 	RUN(labels_make_samples);
 	RUN(round_trip);
 	RUN(inflate_cap);
+	RUN(inflate_ratio);
 	RUN(sniff);
 	RUN(merge_keeps_labels_and_lines);
 	return test_done();
