@@ -302,7 +302,8 @@ static void order_samples(struct writer *w)
 	do {                                                                           \
 		size_t i_;                                                             \
 		(v) = xcalloc((n) + 1, sizeof(*(v)));                                  \
-		memcpy((void *)(v), (src), (n) * sizeof(*(v)));                        \
+		if (n)                                                                 \
+			memcpy((void *)(v), (src), (n) * sizeof(*(v)));                \
 		if ((n) > 1)                                                           \
 			qsort_r((void *)(v), (n), sizeof(*(v)), (cmp), (w));           \
 		for (i_ = 0; i_ < (n); i_++)                                           \
@@ -544,8 +545,11 @@ static void put_samples(struct writer *w, struct pbuf *o, struct pbuf *u)
 		put_key(o, 2, BYTES);
 		put_varint(o, n + u->n);
 		GROW(o->b, o->cap, o->n + n + u->n);
-		memcpy(o->b + o->n, w->pre->b + off, n);
-		memcpy(o->b + o->n + n, u->b, u->n);
+		/* A sample with no stack, values or labels encodes to nothing (and no buffer). */
+		if (n)
+			memcpy(o->b + o->n, w->pre->b + off, n);
+		if (u->n)
+			memcpy(o->b + o->n + n, u->b, u->n);
 		o->n += n + u->n;
 		u->n = 0;
 	}
