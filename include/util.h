@@ -111,6 +111,15 @@ static inline uint64_t hash_u64(uint64_t x)
 	return x;
 }
 
+/* The value of hexadecimal digit c (either case), or -1. */
+static inline int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 /* a + b, held at INT64_MIN or INT64_MAX instead of overflowing. */
 static inline int64_t sat_add(int64_t a, int64_t b)
 {

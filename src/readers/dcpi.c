@@ -71,17 +71,6 @@ static int is_digit(unsigned char c)
 	return c >= '0' && c <= '9';
 }
 
-static int hex_value(unsigned char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Whether s[0..n) is one or more digits of the base (10 or 16). */
 static int all_digits(const char *s, size_t n, int base)
 {
@@ -90,7 +79,7 @@ static int all_digits(const char *s, size_t n, int base)
 	if (!n)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (base == 16 ? hex_value((unsigned char)s[i]) < 0 : !is_digit((unsigned char)s[i]))
+		if (base == 16 ? hex_digit((unsigned char)s[i]) < 0 : !is_digit((unsigned char)s[i]))
 			return 0;
 	return 1;
 }
@@ -102,7 +91,7 @@ static int parse_num(const char *s, size_t n, int base, uint64_t max, uint64_t *
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		unsigned d = (unsigned)hex_value((unsigned char)s[i]);
+		unsigned d = (unsigned)hex_digit((unsigned char)s[i]);
 
 		if (x > (max - d) / (unsigned)base)
 			return -1;

@@ -112,17 +112,6 @@ int text_int(const char **s, const char *end, int signed_ok, int64_t *v)
 	return 0;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int text_addresses(struct text *t, const char *s, const char *end, uint64_t **addr, size_t *n,
 		   size_t *cap)
 {

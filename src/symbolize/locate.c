@@ -168,14 +168,6 @@ char *locate_debuginfo_path(void)
 	return sb.buf;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 int object_report_build_id(struct symbolizer *s, struct object *ob, const struct mapping *mp)
 {
 	unsigned char id[64];
@@ -189,7 +181,7 @@ int object_report_build_id(struct symbolizer *s, struct object *ob, const struct
 	if (!s->dwfl || strlen(h) % 2 || n == 0 || n > sizeof(id))
 		return -1;
 	for (i = 0; i < n; i++) {
-		int hi = hex_value(h[2 * i]), lo = hex_value(h[2 * i + 1]);
+		int hi = hex_digit(h[2 * i]), lo = hex_digit(h[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -1;

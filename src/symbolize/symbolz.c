@@ -14,7 +14,8 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v';
 }
 
-static int hex_digit(char c)
+/* Lowercase only, as gperftools pprof's 0x[0-9a-f]+. */
+static int lower_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -47,10 +48,10 @@ static int symbol_line(const char *s, size_t n, uint64_t *address, const char **
 
 	if (n < 2 || s[0] != '0' || s[1] != 'x')
 		return 0;
-	while (i + 1 < n && s[i] == '0' && hex_digit(s[i + 1]) >= 0)
+	while (i + 1 < n && s[i] == '0' && lower_hex_digit(s[i + 1]) >= 0)
 		i++;
-	for (; i < n && hex_digit(s[i]) >= 0; i++, digits++)
-		a = a << 4 | (uint64_t)hex_digit(s[i]);
+	for (; i < n && lower_hex_digit(s[i]) >= 0; i++, digits++)
+		a = a << 4 | (uint64_t)lower_hex_digit(s[i]);
 	for (blanks = 0; i + blanks < n && is_space(s[i + blanks]); blanks++)
 		;
 	if (!digits || !blanks || (i + blanks == n && blanks < 2) || digits > 16)
