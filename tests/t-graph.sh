@@ -142,15 +142,37 @@ def once_per_stack(g, ours):
     """Our edges count a caller->callee pair once per stack (Go pprof's
     rule); google-pprof counts every repeat, so in recursive stacks its
     counts are larger, up to more than the whole profile.  Where the two
-    differ, ours must be smaller and within the callee's cumulative value:
-    then google-pprof's graph takes our edge."""
+    differ, ours must be smaller and within the callee's cumulative value
+    (with --base, on a cycle): then google-pprof's graph takes our edge."""
     mine = {(e[0], e[1]): e for e in ours["edges"]}
     bad, edges = [], []
     g["changed"] = False
+    # With --base, values of both signs: no bound holds, but a pair repeats
+    # in a stack only where the graph has a cycle through it.
+    signed = any(int(e[2]) < 0 for e in g["edges"] + ours["edges"])
+    succ = {}
+    for e in g["edges"] + ours["edges"]:
+        succ.setdefault(e[0], set()).add(e[1])
+
+    def on_cycle(src, dst):
+        seen, todo = set(), [dst]
+        while todo:
+            n = todo.pop()
+            if n == src:
+                return True
+            if n not in seen:
+                seen.add(n)
+                todo.extend(succ.get(n, ()))
+        return False
+
     for e in g["edges"]:
         o = mine.get((e[0], e[1]))
         if o and o[2] != e[2]:
-            if not (abs(int(o[2])) < abs(int(e[2])) and abs(int(o[2])) <= cum_of(ours, e[1])):
+            if signed:
+                ok = on_cycle(e[0], e[1])
+            else:
+                ok = abs(int(o[2])) < abs(int(e[2])) and abs(int(o[2])) <= cum_of(ours, e[1])
+            if not ok:
                 bad.append("edge %s->%s: ours %s, google-pprof %s" % (e[0], e[1], o[2], e[2]))
             e = o
             g["changed"] = True
