@@ -172,7 +172,7 @@ static void build(struct flame *f)
 	htab_init(&f->index, 256);
 	for (i = 0; i < f->r->nstack; i++) {
 		const struct rstack *s = &f->r->stack[i];
-		int64_t v = s->count < 0 ? -s->count : s->count;
+		int64_t v = sat_abs(s->count);
 		uint32_t j, at = 0, depth = 0;
 
 		f->node[0].v = sat_add(f->node[0].v, v);

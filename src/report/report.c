@@ -862,7 +862,7 @@ static int go_totals(const struct profile *p, int si, int mean, struct report *r
 		int64_t v = value_of(p, s, si, mean);
 
 		r->total = sat_add(r->total, v);
-		v = v < 0 ? -v : v;
+		v = sat_abs(v);
 		all = sat_add(all, v);
 		if (s->nlabel && gofilter_diff_base(s)) {
 			base = sat_add(base, v);

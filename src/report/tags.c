@@ -36,11 +36,6 @@ static void add(struct tagset *t, const char *key, const char *value, int64_t v)
 	t->v[t->n++].sum = v;
 }
 
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
-
 /* Keys by name; within a key, |sum| descending, then value. */
 static int cmp_tag(const void *x, const void *y)
 {
@@ -49,8 +44,8 @@ static int cmp_tag(const void *x, const void *y)
 
 	if (d)
 		return d;
-	if (abs64(a->sum) != abs64(b->sum))
-		return abs64(a->sum) > abs64(b->sum) ? -1 : 1;
+	if (sat_abs(a->sum) != sat_abs(b->sum))
+		return sat_abs(a->sum) > sat_abs(b->sum) ? -1 : 1;
 	return strcmp(a->value, b->value);
 }
 

@@ -12,11 +12,6 @@ static const char separator[] =
 static const char legend[] =
 	"      flat  flat%   sum%        cum   cum%   calls calls% + context \t \t ";
 
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
-
 /* The graph rebuilt on the first n of its sorted nodes. */
 static void keep_nodes(struct vgraph *g, const struct report *r, const struct report_options *o,
 		       const uint32_t *node, size_t n)
@@ -46,13 +41,13 @@ static size_t trim(struct vgraph *g, const struct report *r, const struct report
 
 	for (i = 0; i < g->nnode; i++)
 		sum = sat_add(sum, g->flat[g->node[i]]);
-	node_cut = abs64((int64_t)((double)sum * o->nodefraction));
-	edge_cut = abs64((int64_t)((double)sum * o->edgefraction));
+	node_cut = sat_abs((int64_t)((double)sum * o->nodefraction));
+	edge_cut = sat_abs((int64_t)((double)sum * o->edgefraction));
 	*dropped = 0;
 	if (node_cut > 0) {
 		keep = xcalloc(g->nnode + 1, sizeof(*keep));
 		for (i = 0; i < g->nnode; i++)
-			if (abs64(g->cum[g->node[i]]) >= node_cut)
+			if (sat_abs(g->cum[g->node[i]]) >= node_cut)
 				keep[n++] = g->node[i];
 		if (n != g->nnode) {
 			*dropped = g->nnode - n;
@@ -149,7 +144,7 @@ static void print_labels(FILE *out, const struct vgraph *g, const struct report 
 	if (!r->go_total)
 		return;
 	if (dropped) {
-		view_value(r, show, abs64((int64_t)((double)r->go_total * o->nodefraction)), cut,
+		view_value(r, show, sat_abs((int64_t)((double)r->go_total * o->nodefraction)), cut,
 			   sizeof(cut));
 		fprintf(out, "Dropped %zu node%s (cum <= %s)\n", dropped, dropped > 1 ? "s" : "", cut);
 	}

@@ -227,11 +227,6 @@ void vgraph_release(struct vgraph *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static int64_t abs64(int64_t v)
-{
-	return v < 0 ? -v : v;
-}
-
 static int cmp_names(const struct vgraph *g, uint32_t a, uint32_t b)
 {
 	return strcmp(g->name[a], g->name[b]);
@@ -248,16 +243,16 @@ static int cmp_node(const void *x, const void *y, void *arg)
 	const struct order *c = arg;
 	const struct vgraph *g = c->g;
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	int64_t va = abs64(c->cum ? g->cum[a] : g->flat[a]);
-	int64_t vb = abs64(c->cum ? g->cum[b] : g->flat[b]);
+	int64_t va = sat_abs(c->cum ? g->cum[a] : g->flat[a]);
+	int64_t vb = sat_abs(c->cum ? g->cum[b] : g->flat[b]);
 	int d;
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
 	if ((d = cmp_names(g, a, b)))
 		return d;
-	va = abs64(c->cum ? g->flat[a] : g->cum[a]);
-	vb = abs64(c->cum ? g->flat[b] : g->cum[b]);
+	va = sat_abs(c->cum ? g->flat[a] : g->cum[a]);
+	vb = sat_abs(c->cum ? g->flat[b] : g->cum[b]);
 	return va != vb ? (va > vb ? -1 : 1) : 0;
 }
 
@@ -280,7 +275,7 @@ void vgraph_trim_edges(struct vgraph *g, int64_t cutoff)
 	for (i = 0; i < g->nedge; i++) {
 		uint32_t d = g->edge[i].dst;
 
-		if (abs64(g->edge[i].w) >= cutoff || (!g->flat[d] && !g->cum[d]))
+		if (sat_abs(g->edge[i].w) >= cutoff || (!g->flat[d] && !g->cum[d]))
 			g->edge[n++] = g->edge[i];
 	}
 	g->nedge = n;
@@ -294,8 +289,8 @@ static int cmp_edge(const void *x, const void *y, void *arg)
 	const struct vedge *a = &g->edge[*(const uint32_t *)x], *b = &g->edge[*(const uint32_t *)y];
 	int d;
 
-	if (abs64(a->w) != abs64(b->w))
-		return abs64(a->w) > abs64(b->w) ? -1 : 1;
+	if (sat_abs(a->w) != sat_abs(b->w))
+		return sat_abs(a->w) > sat_abs(b->w) ? -1 : 1;
 	if ((d = cmp_names(g, a->src, b->src)))
 		return d;
 	return cmp_names(g, a->dst, b->dst);
