@@ -119,8 +119,8 @@ static void add_nodes(Agraph_t *g, const struct graph *gr, const struct report *
 	size_t i;
 
 	for (i = 0; i < gr->nnode; i++)
-		if (llabs(gr->node[i].entry->flat) > max_flat)
-			max_flat = llabs(gr->node[i].entry->flat);
+		if (sat_abs(gr->node[i].entry->flat) > max_flat)
+			max_flat = sat_abs(gr->node[i].entry->flat);
 	for (i = 0; i < gr->nnode; i++) {
 		const struct entry *en = gr->node[i].entry;
 		double fs = 8;

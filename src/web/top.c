@@ -49,7 +49,7 @@ static void add_row(struct strbuf *out, const struct report *r, const struct rep
 		    const struct entry *e, int64_t running, int64_t max_flat)
 {
 	char fv[48], cv[48];
-	double share = max_flat ? 100.0 * (double)llabs(e->flat) / (double)max_flat : 0;
+	double share = max_flat ? 100.0 * (double)sat_abs(e->flat) / (double)max_flat : 0;
 
 	report_value(r, e->flat, fv, sizeof(fv));
 	report_value(r, e->cum, cv, sizeof(cv));
@@ -87,8 +87,8 @@ int web_top(struct strbuf *out, const struct profile *p, const struct report_opt
 	add_legend(out, p, o, &r);
 	v = report_sorted(&r, o->cum);
 	for (i = 0; i < r.nentry; i++)
-		if (llabs(v[i]->flat) > max_flat)
-			max_flat = llabs(v[i]->flat);
+		if (sat_abs(v[i]->flat) > max_flat)
+			max_flat = sat_abs(v[i]->flat);
 	sb_addf(out, "<table class=\"top\" id=\"top\">\n<thead><tr>"
 		"<th data-sort=\"num\"%s>Flat</th><th data-sort=\"num\">Flat%%</th>"
 		"<th data-sort=\"num\">Sum%%</th><th data-sort=\"num\"%s>Cum</th>"
