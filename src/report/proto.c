@@ -52,7 +52,8 @@ static void put_bytes(struct pbuf *o, unsigned field, const void *p, size_t n)
 	put_key(o, field, BYTES);
 	put_varint(o, n);
 	GROW(o->b, o->cap, o->n + n);
-	memcpy(o->b + o->n, p, n);
+	if (n)  /* an empty message has no buffer yet */
+		memcpy(o->b + o->n, p, n);
 	o->n += n;
 }
 
