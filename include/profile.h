@@ -152,6 +152,12 @@ struct profile {
 	struct profile_index *index;
 };
 
+/* What p's values are divided by to be in their unit: value_scale, or 1. */
+static inline int64_t profile_value_scale(const struct profile *p)
+{
+	return p->value_scale > 1 ? p->value_scale : 1;
+}
+
 struct profile *profile_new(void);
 void profile_free(struct profile *p);
 

@@ -635,21 +635,16 @@ static struct location **translate(struct profile *dst, const struct relocation 
 	return *buf;
 }
 
-static int64_t scale_of(const struct profile *p)
-{
-	return p->value_scale > 1 ? p->value_scale : 1;
-}
-
 /* What src's values are multiplied by to be in dst's fixed-point unit (scales are powers of two). */
 static int64_t src_factor(const struct profile *dst, const struct profile *src)
 {
-	return scale_of(dst) > scale_of(src) ? scale_of(dst) / scale_of(src) : 1;
+	return profile_value_scale(dst) > profile_value_scale(src) ? profile_value_scale(dst) / profile_value_scale(src) : 1;
 }
 
 /* Moves p's values to the finer fixed-point unit of value_scale. */
 static void rescale(struct profile *p, int64_t value_scale)
 {
-	int64_t f = value_scale / scale_of(p);
+	int64_t f = value_scale / profile_value_scale(p);
 	size_t i, j;
 
 	for (i = 0; i < p->nsample; i++)
@@ -675,7 +670,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 
 	if (src->nsample_type != dst->nsample_type)
 		BUG("combining profiles of different sample types");
-	if (scale_of(src) > scale_of(dst))
+	if (profile_value_scale(src) > profile_value_scale(dst))
 		rescale(dst, src->value_scale);
 	relocation_init(&rel, dst, src);
 	for (i = 0; i < src->nsample; i++) {

@@ -238,7 +238,7 @@ static void contention_style(const struct profile *p, int si, const struct repor
 	if (o->unit)
 		return report_measured_style(p, si, o, vs);
 	memset(vs, 0, sizeof(*vs));
-	vs->divisor = p->value_scale > 1 ? (double)p->value_scale : 1;
+	vs->divisor = (double)profile_value_scale(p);
 	vs->unit = "samples";
 	vs->whole = 1;
 	if (si >= 0 && (size_t)si < p->nsample_type && !strcmp(p->sample_type[si].unit, "nanoseconds")) {
@@ -258,7 +258,7 @@ static void contention_style(const struct profile *p, int si, const struct repor
 static int contention_raw(FILE *out, const struct profile *q, const uint64_t *addr,
 			  const struct report_options *o, struct err *e)
 {
-	int64_t scale = q->value_scale > 1 ? q->value_scale : 1;
+	int64_t scale = profile_value_scale(q);
 	size_t i;
 	uint32_t j;
 

@@ -302,7 +302,7 @@ static void heap_pick(const struct profile *p, const struct report_options *o, i
 static void heap_style(const struct profile *p, int si, const struct report_options *o,
 		       struct value_style *vs)
 {
-	double scale = p->value_scale > 1 ? (double)p->value_scale : 1;
+	double scale = (double)profile_value_scale(p);
 
 	if (o->unit)
 		return report_measured_style(p, si, o, vs);
@@ -457,7 +457,7 @@ static int heap_raw(FILE *out, const struct profile *q, const uint64_t *addr,
 		    const struct report_options *o, struct err *e)
 {
 	int four = q->nsample_type == 4;
-	int64_t scale = q->value_scale > 1 ? q->value_scale : 1, tot[4] = { 0 };
+	int64_t scale = profile_value_scale(q), tot[4] = { 0 };
 	/* The columns of the text: in use, then allocated. */
 	size_t col[4] = { four ? 2 : 0, four ? 3 : 1, 0, 1 }, i, j, k;
 	int64_t *w = xcalloc(4 * q->nsample + 1, sizeof(*w)), *v;

@@ -240,7 +240,7 @@ static int callgrind_write(FILE *out, const struct profile *p, const struct repo
 			add_call(&c, key.buf, v);
 		}
 	}
-	print_calls(out, &c, q->value_scale > 1 ? q->value_scale : 1);
+	print_calls(out, &c, profile_value_scale(q));
 	for (i = 0; i < cap; i++)
 		if (fr[i].buf)
 			sb_release(&fr[i]);

@@ -45,7 +45,7 @@ static int collapsed_write(FILE *out, const struct profile *p, const struct repo
 
 	if (!q)
 		return -1;
-	scale = q->value_scale > 1 ? q->value_scale : 1;
+	scale = profile_value_scale(q);
 	symlists_init(&sl, q, o->keep_templates);
 	for (i = 0; i < q->nsample; i++) {
 		const struct sample *s = q->sample[i];

@@ -255,7 +255,7 @@ Agraph_t *dot_graph_new(const struct profile *p, const struct report_options *o,
 	add_legend(g, &gr, prog, &r, o, &sb);
 	nodes = xcalloc(gr.nnode, sizeof(*nodes));
 	add_nodes(g, &gr, &r, nodes, o->heapcheck, &sb);
-	add_edges(g, &gr, &r, nodes, flags, p->value_scale > 1 ? (double)p->value_scale : 1, &sb);
+	add_edges(g, &gr, &r, nodes, flags, (double)profile_value_scale(p), &sb);
 out:
 	free(nodes);
 	sb_release(&sb);

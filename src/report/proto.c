@@ -249,6 +249,7 @@ static void hint(const struct writer *w, size_t i)
 static void pre_encode(const struct writer *w, const struct sample *s, struct pbuf *o,
 		       struct pbuf *u)
 {
+	int64_t scale = profile_value_scale(w->p);
 	size_t k;
 	uint32_t j;
 
@@ -258,8 +259,7 @@ static void pre_encode(const struct writer *w, const struct sample *s, struct pb
 		put_message(o, 1, u);
 	/* Fixed-point values become whole numbers, fractions dropped (Go's int64()). */
 	for (k = 0; k < w->p->nsample_type; k++)
-		put_varint(u, (uint64_t)(w->p->value_scale > 1 ? s->value[k] / w->p->value_scale
-								: s->value[k]));
+		put_varint(u, (uint64_t)(scale > 1 ? s->value[k] / scale : s->value[k]));
 	if (u->n)
 		put_message(o, 2, u);
 }

@@ -201,7 +201,7 @@ static int cpu_body(FILE *out, const struct profile *q, const uint64_t *addr,
 		    const struct report_options *o, struct err *e)
 {
 	unsigned width = q->address_bits == 32 ? 4 : 8;
-	int64_t scale = q->value_scale > 1 ? q->value_scale : 1, period = 1;
+	int64_t scale = profile_value_scale(q), period = 1;
 	size_t i;
 	uint32_t j;
 

@@ -767,7 +767,7 @@ void report_measured_style(const struct profile *p, int si, const struct report_
 
 	memset(vs, 0, sizeof(*vs));
 	vs->unit = vt->type;
-	vs->divisor = p->value_scale > 1 ? (double)p->value_scale : 1;
+	vs->divisor = (double)profile_value_scale(p);
 	vs->decimals = 0;
 	vs->measure = vt->unit;
 	vs->multiplier = 1;
@@ -825,7 +825,7 @@ static int64_t value_of(const struct profile *p, const struct sample *s, int si,
 	if (!mean)
 		return s->value[si];
 	/* A mean keeps the fixed-point unit of the values. */
-	return s->value[0] ? sat_mul(s->value[si], p->value_scale > 1 ? p->value_scale : 1) /
+	return s->value[0] ? sat_mul(s->value[si], profile_value_scale(p)) /
 			     s->value[0] : 0;
 }
 

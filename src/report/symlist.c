@@ -76,7 +76,7 @@ int report_stacks(FILE *out, const struct profile *p, const struct report_option
 
 	if (!q)
 		return -1;
-	scale = q->value_scale > 1 ? q->value_scale : 1;
+	scale = profile_value_scale(q);
 	symlists_init(&sl, q, o->keep_templates);
 	for (i = 0; i < q->nsample; i++) {
 		const struct sample *s = q->sample[i];
