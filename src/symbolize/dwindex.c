@@ -9,6 +9,7 @@
 
 #include "demangle.h"
 #include "dwindex.h"
+#include "linetab.h"
 #include "util.h"
 
 /*
@@ -33,6 +34,8 @@ struct node {
 	Dwarf_Off off;        /* DIE offset */
 	uint32_t first_range, nrange;
 	int32_t first_child, next_sibling;
+	/* A top-level subprogram's inlined instances are read when an address falls in it: the depth to read them at. */
+	int pending;
 	/* Resolved lazily. */
 	int named;
 	const char *name, *raw;
@@ -50,8 +53,7 @@ struct unit {
 	size_t nrange, cap_range;
 	struct range *top;    /* ranges of top-level subprograms, sorted */
 	size_t ntop;
-	Dwarf_Files *files;
-	size_t nfiles;
+	struct linetab lines;
 	const char *comp_dir;
 	/*
 	 * DWARF 5 line tables whose file 0 differs from file 1: address ranges
@@ -82,6 +84,9 @@ struct dwindex {
 	void *sym_ctx;
 	struct unit **unit;
 	size_t nunit, cap_unit;
+	/* Where the line tables are, for the Dwarf they were found in. */
+	Dwarf *sec_dw;
+	struct linesections sec;
 };
 
 struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn sym, void *ctx)
@@ -107,6 +112,7 @@ void dwindex_free(struct dwindex *ix)
 		free(ix->unit[i]->range);
 		free(ix->unit[i]->top);
 		free(ix->unit[i]->implicit);
+		linetab_free(&ix->unit[i]->lines);
 		free(ix->unit[i]);
 	}
 	free(ix->unit);
@@ -237,7 +243,11 @@ static int32_t add_node(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t 
 	return idx;
 }
 
-/* Walks die's children; parent is the node they belong to (-1 at top). */
+/*
+ * Walks die's children; parent is the node they belong to (-1 at top).
+ * A top-level subprogram's own children wait until an address falls in it
+ * (expand): a unit holds hundreds of functions, a profile touches a few.
+ */
 static void walk(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t *last_child, int depth)
 {
 	Dwarf_Die child;
@@ -252,7 +262,9 @@ static void walk(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t *last_c
 		case DW_TAG_subprogram:
 		case DW_TAG_inlined_subroutine:
 			idx = add_node(u, &child, parent, last_child);
-			if (idx >= 0)
+			if (idx >= 0 && parent < 0 && tag == DW_TAG_subprogram)
+				u->node[idx].pending = depth + 1;
+			else if (idx >= 0)
 				walk(u, &child, idx, &last, depth + 1);
 			else if (tag == DW_TAG_subprogram)
 				walk(u, &child, parent, last_child, depth + 1);
@@ -294,31 +306,24 @@ static void add_implicit(struct unit *u, size_t *cap, uint64_t lo, uint64_t hi)
  */
 static void find_implicit_rows(struct unit *u)
 {
-	const char *f1 = dwarf_filesrc(u->files, 1, NULL, NULL);
-	Dwarf_Lines *lines;
-	Dwarf_Addr row_addr = 0;
-	size_t n, i, cap = 0;
+	const struct linetab *t = &u->lines;
+	uint64_t row_addr = 0;
+	size_t i, cap = 0;
 	int implicit = 1, have_row = 0, row_implicit = 0;
 
-	if (dwarf_getsrclines(&u->cudie, &lines, &n) != 0)
-		return;
-	/* libdw's rows ascend by address, a sequence's end before what starts there. */
-	for (i = 0; i < n; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		Dwarf_Addr addr;
-		bool end = false;
+	/* The rows ascend by address, a sequence's end before what starts there. */
+	for (i = 0; i < t->nrow; i++) {
+		const struct linerow *l = &t->row[i];
 
-		if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineendsequence(l, &end) != 0)
-			continue;
 		/* The previous row covers up to this one; at equal addresses the last wins. */
-		if (have_row && addr > row_addr && row_implicit)
-			add_implicit(u, &cap, row_addr, addr);
-		if (!end && dwarf_linesrc(l, NULL, NULL) != f1)
+		if (have_row && l->addr > row_addr && row_implicit)
+			add_implicit(u, &cap, row_addr, l->addr);
+		if (!l->end && l->file != 1)
 			implicit = 0;
-		have_row = !end;
-		row_addr = addr;
+		have_row = !l->end;
+		row_addr = l->addr;
 		row_implicit = implicit;
-		if (end)
+		if (l->end)
 			implicit = 1;
 	}
 }
@@ -330,6 +335,18 @@ static int cmp_range(const void *a, const void *b)
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
 	return x->hi < y->hi ? 1 : x->hi > y->hi ? -1 : 0;
+}
+
+/* Reads the children of the pending node k. */
+static void expand(struct unit *u, int32_t k)
+{
+	Dwarf_Die die;
+	int32_t last = -1;
+	int depth = u->node[k].pending;
+
+	u->node[k].pending = 0;
+	if (dwarf_offdie(dwarf_cu_getdwarf(u->cudie.cu), u->node[k].off, &die))
+		walk(u, &die, k, &last, depth);
 }
 
 static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
@@ -370,15 +387,20 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
 
 		u->comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a));
 	}
-	if (dwarf_getsrcfiles(cudie, &u->files, &u->nfiles) != 0) {
-		u->files = NULL;
-		u->nfiles = 0;
+	{
+		Dwarf *dw = dwarf_cu_getdwarf(cudie->cu);
+
+		if (dw != ix->sec_dw) {
+			ix->sec_dw = dw;
+			linesections_find(dw, &ix->sec);
+		}
+		linetab_read(&u->lines, &ix->sec, cudie, u->comp_dir);
 	}
 	/* Before DWARF 5 there is no file 0: libdw's stands in for none. */
-	if (u->nfiles > 1 && dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL,
-					   NULL) == 0 && version >= 5) {
-		const char *f0 = dwarf_filesrc(u->files, 0, NULL, NULL);
-		const char *f1 = dwarf_filesrc(u->files, 1, NULL, NULL);
+	if (u->lines.nfile > 1 && dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL,
+						NULL) == 0 && version >= 5) {
+		const char *f0 = linetab_file(&u->lines, 0);
+		const char *f1 = linetab_file(&u->lines, 1);
 
 		if (f0 && f1 && strcmp(f0, f1))
 			find_implicit_rows(u);
@@ -465,22 +487,22 @@ static const char *path_name(struct dwindex *ix, const struct unit *u, const cha
 
 static const char *file_name(struct dwindex *ix, struct unit *u, Dwarf_Word idx)
 {
-	if (!u->files || idx >= u->nfiles)
+	if (idx >= u->lines.nfile)
 		return NULL;
-	return path_name(ix, u, dwarf_filesrc(u->files, idx, NULL, NULL));
+	return path_name(ix, u, linetab_file(&u->lines, (uint32_t)idx));
 }
 
 static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const char **file, int *line)
 {
-	Dwarf_Line *l = dwarf_getsrc_die(&u->cudie, addr);
+	const struct linerow *l = linetab_find(&u->lines, addr);
 	const char *src;
-	int ln = 0;
+	int ln;
 
 	*file = NULL;
 	*line = 0;
 	if (!l)
 		return;
-	src = dwarf_linesrc(l, NULL, NULL);
+	src = linetab_file(&u->lines, l->file);
 	if (!src || src != u->last_src) {
 		u->last_src = src;
 		u->last_path = path_name(ix, u, src);
@@ -491,7 +513,8 @@ static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const cha
 			*file = file_name(ix, u, 0);
 			break;
 		}
-	if (dwarf_lineno(l, &ln) == 0 && ln > 0 && ln <= MAX_LINE)
+	ln = l->line;
+	if (ln > 0 && ln <= MAX_LINE)
 		*line = ln;
 }
 
@@ -530,6 +553,8 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 	while (cur >= 0 && depth < (int)ARRAY_SIZE(chain)) {
 		int32_t c;
 
+		if (u->node[cur].pending)
+			expand(u, cur);
 		chain[depth++] = cur;
 		for (c = u->node[cur].first_child; c >= 0; c = u->node[c].next_sibling)
 			if (node_contains(u, &u->node[c], addr))
@@ -587,12 +612,9 @@ unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr)
 {
 	Dwarf_Addr bias = 0;
 	Dwarf_Die mem, *cudie = unit_die(ix, addr + ix->bias, &mem, &bias);
-	Dwarf_Line *l;
-	unsigned d = 0;
+	const struct linerow *l;
 
-	if (!cudie || !(l = dwarf_getsrc_die(cudie, addr + ix->bias - bias)))
+	if (!cudie || !(l = linetab_find(&unit_for(ix, cudie)->lines, addr + ix->bias - bias)))
 		return 0;
-	if (dwarf_linediscriminator(l, &d) != 0)
-		return 0;
-	return d;
+	return l->discriminator;
 }

@@ -1,0 +1,186 @@
+/* test_linetab.c - our line-table decoder against libdw's, unit by unit, on real objects. */
+#include <dirent.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "linetab.h"
+
+/*
+ * Every compilation unit of each object: where linetab_decode reads the
+ * table, its rows (address, line, file, discriminator, end) and file names
+ * are libdw's, one for one.  The objects: this test's own program (gcc's
+ * DWARF 5), the ELF seeds of the fuzzing harness (DWARF 4, i386, aarch64,
+ * big-endian ppc64, relocatable objects, a stripped library), the C
+ * library with its separate debug file when installed, and any named on
+ * the command line.  Objects missing here are skipped, not failed.
+ */
+
+struct tally {
+	size_t units, decoded, rows;
+};
+
+static int same_table(const struct linetab *a, const struct linetab *b, const char *what)
+{
+	size_t i;
+
+	if (a->nrow != b->nrow || a->nfile != b->nfile) {
+		TEST_NOTE("    %s: %zu rows, %zu files; libdw %zu rows, %zu files", what, a->nrow,
+			  a->nfile, b->nrow, b->nfile);
+		return 0;
+	}
+	for (i = 0; i < a->nfile; i++) {
+		const char *x = a->file[i], *y = b->file[i];
+
+		if ((x || y) && (!x || !y || strcmp(x, y))) {
+			TEST_NOTE("    %s: file %zu is '%s', libdw's '%s'", what, i, x ? x : "(null)",
+				  y ? y : "(null)");
+			return 0;
+		}
+	}
+	for (i = 0; i < a->nrow; i++) {
+		const struct linerow *x = &a->row[i], *y = &b->row[i];
+
+		if (x->addr != y->addr || x->line != y->line || x->file != y->file ||
+		    x->discriminator != y->discriminator || x->end != y->end) {
+			TEST_NOTE("    %s: row %zu is 0x%llx line %d file %u d %u end %u; libdw's 0x%llx "
+				  "line %d file %u d %u end %u", what, i, (unsigned long long)x->addr,
+				  x->line, x->file, x->discriminator, x->end,
+				  (unsigned long long)y->addr, y->line, y->file, y->discriminator,
+				  y->end);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Compares the tables of every unit of path; returns how many differ. */
+static int compare_object(const char *path, struct tally *t)
+{
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	Dwfl *dwfl = dwfl_begin(&cb);
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	struct linesections s;
+	int bad = 0;
+
+	if (!dwfl)
+		return 0;
+	mod = dwfl_report_offline(dwfl, path, path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias))) {
+		dwfl_end(dwfl);
+		return 0;
+	}
+	linesections_find(dw, &s);
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		struct linetab ours, theirs;
+		Dwarf_Attribute a;
+		char what[512];
+
+		if (dwarf_offdie(dw, off + hsize, &cu)) {
+			t->units++;
+			snprintf(what, sizeof(what), "%s, unit at 0x%llx", path, (unsigned long long)off);
+			if (linetab_decode(&ours, &s, &cu,
+					   dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a))) == 0) {
+				t->decoded++;
+				t->rows += ours.nrow;
+				linetab_read_libdw(&theirs, &cu);
+				if (!same_table(&ours, &theirs, what))
+					bad++;
+				linetab_free(&theirs);
+			}
+			linetab_free(&ours);
+		}
+		off = next;
+	}
+	dwfl_end(dwfl);
+	return bad;
+}
+
+TEST(own_program)
+{
+	struct tally t = { 0 };
+
+	CHECK_EQ_INT(compare_object("/proc/self/exe", &t), 0);
+	/* gcc's tables are all ours to read. */
+	CHECK(t.units > 0);
+	CHECK_EQ_INT(t.decoded, t.units);
+	CHECK(t.rows > 100);
+}
+
+TEST(fuzzing_seeds)
+{
+	const char *dir = "tests/fuzz/elf/seeds";
+	struct tally t = { 0 };
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int bad = 0;
+
+	if (!dp) {
+		TEST_NOTE("skipped: no %s here", dir);
+		return;
+	}
+	while ((d = readdir(dp))) {
+		char path[1024];
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		bad += compare_object(path, &t);
+	}
+	closedir(dp);
+	CHECK_EQ_INT(bad, 0);
+	CHECK(t.decoded >= 5);
+}
+
+TEST(c_library)
+{
+	static const char *const libs[] = {
+		"/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"/lib/aarch64-linux-gnu/libc.so.6", "/usr/lib64/libc.so.6",
+	};
+	struct tally t = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		FILE *f = fopen(libs[i], "rb");
+
+		if (!f)
+			continue;
+		fclose(f);
+		CHECK_EQ_INT(compare_object(libs[i], &t), 0);
+		TEST_NOTE("%s: %zu units, %zu decoded here, %zu rows", libs[i], t.units, t.decoded,
+			  t.rows);
+		return;
+	}
+	TEST_NOTE("skipped: no C library found");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		struct tally t = { 0 };
+		int i, bad = 0;
+
+		for (i = 1; i < argc; i++)
+			bad += compare_object(argv[i], &t);
+		printf("%zu units, %zu decoded, %zu rows, %d differ\n", t.units, t.decoded, t.rows, bad);
+		return bad != 0;
+	}
+	RUN(own_program);
+	RUN(fuzzing_seeds);
+	RUN(c_library);
+	return test_done();
+}
