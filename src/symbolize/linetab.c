@@ -283,17 +283,19 @@ struct lstate {
 	uint64_t file, column, discriminator, isa;
 };
 
-static void add_row(struct linetab *t, size_t *cap, const struct lstate *st, int end, struct lp *r)
+static inline void add_row(struct linetab *t, size_t *cap, const struct lstate *st, int end,
+			   struct lp *r)
 {
 	struct linerow *w;
 
 	/* What libdw's row fields cannot hold makes libdw fail the table: libdw decides. */
-	if (st->line < INT_MIN || st->line > INT_MAX || st->column > 0xffff ||
-	    st->discriminator >= 1u << 24 || st->isa > 0xff || st->file > UINT_MAX) {
+	if (__builtin_expect(st->line < INT_MIN || st->line > INT_MAX || st->column > 0xffff ||
+			     st->discriminator >= 1u << 24 || st->isa > 0xff || st->file > UINT_MAX, 0)) {
 		r->bad = 1;
 		return;
 	}
-	GROW(t->row, *cap, t->nrow + 1);
+	if (__builtin_expect(t->nrow == *cap, 0))
+		GROW(t->row, *cap, t->nrow + 1);
 	w = &t->row[t->nrow++];
 	w->addr = st->addr;
 	w->line = (int32_t)st->line;
