@@ -178,7 +178,7 @@ int object_report_build_id(struct symbolizer *s, struct object *ob, const struct
 	Dwarf_Addr bias;
 	Elf *elf;
 
-	if (!s->dwfl || strlen(h) % 2 || n == 0 || n > sizeof(id))
+	if (strlen(h) % 2 || n == 0 || n > sizeof(id))
 		return -1;
 	for (i = 0; i < n; i++) {
 		int hi = hex_digit(h[2 * i]), lo = hex_digit(h[2 * i + 1]);
@@ -188,17 +188,19 @@ int object_report_build_id(struct symbolizer *s, struct object *ob, const struct
 		id[i] = (unsigned char)(hi << 4 | lo);
 	}
 	/*
-	 * The module's place only has to keep it apart from the others: lookups
-	 * go through the bias libdwfl gives it (dwindex.h).  Where the file's
-	 * start would be loaded is the usual guess.
+	 * The module is alone in its Dwfl, and lookups go through the bias
+	 * libdwfl gives it (dwindex.h): where the file's start would be loaded
+	 * is as good a place as any.
 	 */
 	low = mp->start >= mp->offset ? mp->start - mp->offset : mp->start;
 	high = mp->limit > low ? mp->limit : low + 1;
-	dwfl_report_begin_add(s->dwfl);
-	mod = dwfl_report_module(s->dwfl, ob->path, low, high);
+	if (!ob->dwfl && !(ob->dwfl = object_dwfl_begin()))
+		return -1;
+	dwfl_report_begin(ob->dwfl);
+	mod = dwfl_report_module(ob->dwfl, ob->path, low, high);
 	if (mod && dwfl_module_report_build_id(mod, id, n, 0) < 0)
 		mod = NULL;
-	dwfl_report_end(s->dwfl, NULL, NULL);
+	dwfl_report_end(ob->dwfl, NULL, NULL);
 	/* libdwfl's find_elf: .build-id directories, then debuginfod. */
 	if (!mod || !(elf = dwfl_module_getelf(mod, &bias)))
 		return -1;

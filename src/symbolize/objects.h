@@ -1,4 +1,4 @@
-/* objects.h - the object files behind a profile's addresses, in one Dwfl session (symbolizer internal). */
+/* objects.h - the object files behind a profile's addresses, each in a Dwfl of its own (symbolizer internal). */
 #ifndef PPROF_OBJECTS_H
 #define PPROF_OBJECTS_H
 
@@ -16,7 +16,7 @@
 
 /*
  * One object file, opened once however many mappings use it, and reported
- * once to the session's Dwfl: at the load bias of the mapping that first
+ * once to its own Dwfl: at the load bias of the mapping that first
  * needed it.  Addresses here are the object's own (as nm and objdump print
  * them); other mappings of the file (pprof looks the program up at raw
  * addresses too) reach it through their own adjustment.
@@ -25,8 +25,11 @@ struct object {
 	char *path;            /* the file read */
 	Elf *elf;              /* libdwfl's when it took the file (mod set), else ours */
 	int fd;                /* ours while elf is ours, else -1 */
+	Dwfl *dwfl;            /* the object's own Dwfl: objects load apart, on two threads */
 	Dwfl_Module *mod;      /* NULL when libdwfl could not take the file */
 	struct dwindex *dw;    /* NULL without DWARF */
+	int dwarf_loaded;      /* dw and fn_syms are read (object_dwarf) */
+	int prefetch;          /* PREFETCH_* (prefetch.c) */
 	const char *debug_file; /* separate debug info, if found */
 	/* nm's view, from /usr/lib/debug/PATH when that exists. */
 	int nm_fd;
@@ -52,10 +55,10 @@ struct lib {
 };
 
 /*
- * A symbolization session: one Dwfl for all objects of a profile (libdwfl's
+ * A symbolization session: a Dwfl per object of a profile (libdwfl's
  * standard callbacks find separate debug files by build id, .gnu_debuglink
  * and, with DEBUGINFOD_URLS set, debuginfod), and gperftools pprof's
- * libraries over it.  pprof's rules (executable mappings only, ends
+ * libraries over them.  pprof's rules (executable mappings only, ends
  * included, the latest start first, the program at raw addresses for the
  * rest) are not the Dwfl's module ranges that dwfl_addrmodule searches, so
  * find_lib keeps an index of its own over the session's objects.
@@ -79,7 +82,6 @@ struct symbolizer {
 	const struct profile *prof; /* whose mappings name the objects */
 	struct profile *strings;    /* where names are interned */
 	const struct symbolize_options *o;
-	Dwfl *dwfl;
 	struct object **objs;
 	size_t nobjs, cap_objs;
 	struct htab objs_by_path;   /* objs by path: a profile may name many */
@@ -92,7 +94,31 @@ struct symbolizer {
 	int quiet;             /* no warnings: symbolization gave them already */
 	struct short_memo short_memo[SHORT_MEMO];
 	struct function_memo function_memo[FUNCTION_MEMO];
+	int defer_dwarf;            /* objects opened now queue their DWARF (prefetch.c) */
+	struct prefetch *prefetch;
 };
+
+/* A Dwfl with the session's callbacks, for one object; NULL when out of memory. */
+Dwfl *object_dwfl_begin(void);
+/* Reads ob's DWARF index and addr2line's symbols, once (waiting for the prefetch thread). */
+void object_dwarf(struct symbolizer *s, struct object *ob);
+
+/*
+ * Reading an object's DWARF (dwfl_module_getdwarf: a separate debug file
+ * found, compressed sections inflated: the C library's take 50 ms) on a
+ * second thread while the first looks up the addresses of the objects
+ * before it (prefetch.c).  While s->defer_dwarf is set, opened objects
+ * are queued; prefetch_start starts the thread on them; object_dwarf
+ * waits for an object the thread has, and takes back one it has not
+ * reached; prefetch_finish joins it.  The thread touches nothing but the
+ * queued objects' own Dwfls, which the first thread leaves alone until
+ * they are done.
+ */
+enum { PREFETCH_NONE, PREFETCH_QUEUED, PREFETCH_BUSY, PREFETCH_DONE };
+void prefetch_queue(struct symbolizer *s, struct object *ob);
+void prefetch_start(struct symbolizer *s);
+void prefetch_wait(struct symbolizer *s, struct object *ob);
+void prefetch_finish(struct symbolizer *s);
 
 /*
  * Starts a session for prof's mappings and plans their libraries as

@@ -52,11 +52,10 @@ static int function_symbol(void *ctx, uint64_t addr, const char **name, const ch
 	return 0;
 }
 
+/* nm's symbols of ob (object_dwarf reads the rest). */
 static void object_load_syms(struct symbolizer *s, struct object *ob)
 {
 	struct strbuf dbg = STRBUF_INIT;
-	Dwarf_Addr bias;
-	Dwarf *dw;
 
 	/* nm reads /usr/lib/debug/PATH instead of PATH when it exists. */
 	if (ob->path[0] == '/') {
@@ -76,7 +75,17 @@ static void object_load_syms(struct symbolizer *s, struct object *ob)
 	}
 	bounds_build(&ob->nm_syms, &ob->bounds);
 	sb_release(&dbg);
+}
 
+void object_dwarf(struct symbolizer *s, struct object *ob)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+
+	if (ob->dwarf_loaded)
+		return;
+	ob->dwarf_loaded = 1;
+	prefetch_wait(s, ob);
 	/* libdwfl finds the debug information: in the file, by build id, debuglink, debuginfod. */
 	dw = ob->mod ? dwfl_module_getdwarf(ob->mod, &bias) : NULL;
 	if (dw) {
@@ -122,22 +131,22 @@ static uint64_t mapping_adjust(Elf *elf, const struct mapping *mp)
 }
 
 /*
- * Hands an opened object to the session's Dwfl at load bias `bias`; from
+ * Hands an opened object to a Dwfl of its own at load bias `bias`; from
  * then on libdwfl owns the descriptor and its Elf serves every reader.
  * Without it (no program headers, say) the object keeps our Elf: symbols
  * but no DWARF.
  */
-static void object_report(struct symbolizer *s, struct object *ob, uint64_t bias)
+static void object_report(struct object *ob, uint64_t bias)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr b;
 	Elf *elf;
 
-	if (!s->dwfl)
+	if (!(ob->dwfl = object_dwfl_begin()))
 		return;
-	dwfl_report_begin_add(s->dwfl);
-	mod = dwfl_report_elf(s->dwfl, ob->path, ob->path, ob->fd, bias, true);
-	dwfl_report_end(s->dwfl, NULL, NULL);
+	dwfl_report_begin(ob->dwfl);
+	mod = dwfl_report_elf(ob->dwfl, ob->path, ob->path, ob->fd, bias, true);
+	dwfl_report_end(ob->dwfl, NULL, NULL);
 	if (!mod)
 		return;
 	ob->fd = -1;
@@ -207,9 +216,14 @@ static struct object *object_get(struct symbolizer *s, const char *path, const s
 			warnf("'%s' is not an ELF file; its addresses stay unsymbolized", path);
 		return ob;
 	}
-	object_report(s, ob, mp ? mapping_adjust(ob->elf, mp) : 0);
+	object_report(ob, mp ? mapping_adjust(ob->elf, mp) : 0);
 found:
 	object_load_syms(s, ob);
+	/* Without symbols, whether there is DWARF is wanted now. */
+	if (ob->mod && s->defer_dwarf && ob->nm_syms.n)
+		prefetch_queue(s, ob);
+	else
+		object_dwarf(s, ob);
 	if (!ob->nm_syms.n && !ob->dw && !s->quiet)
 		warnf("'%s' has no symbols and no debug information; its addresses stay unnamed",
 		      path);
@@ -232,6 +246,8 @@ static void object_free(struct object *ob)
 		elf_end(ob->elf);
 	if (ob->fd >= 0)
 		close(ob->fd);
+	if (ob->dwfl)
+		dwfl_end(ob->dwfl);
 	free(ob->path);
 	free(ob);
 }
@@ -565,6 +581,12 @@ static const Dwfl_Callbacks callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+/* Without a Dwfl (out of memory), an object is read for its symbols only. */
+Dwfl *object_dwfl_begin(void)
+{
+	return dwfl_begin(&callbacks);
+}
+
 void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct profile *strings,
 		     const struct symbolize_options *o)
 {
@@ -579,8 +601,6 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 	s->strings = strings;
 	s->o = o;
 	htab_init(&s->objs_by_path, 64);
-	/* Without a Dwfl (out of memory), objects are read for their symbols only. */
-	s->dwfl = dwfl_begin(&callbacks);
 	symbolizer_plan(s);
 }
 
@@ -791,6 +811,7 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 	 * ascending order: binutils' naming depends on lookup order (dwindex.h).
 	 */
 	work = xcalloc(p->nlocation + 1, sizeof(*work));
+	s->defer_dwarf = 1;
 	for (i = 0; i < p->nlocation; i++) {
 		struct location *loc = p->location[i];
 		struct object *ob;
@@ -814,6 +835,8 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		work[nwork].addr = addr;
 		nwork++;
 	}
+	s->defer_dwarf = 0;
+	prefetch_start(s);
 	sort_by_key(work, nwork, sizeof(*work), work_addr);
 	sort_by_key(work, nwork, sizeof(*work), work_order);
 	memset(s->function_memo, 0, sizeof(s->function_memo));
@@ -821,8 +844,11 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		/* In address order the locations are scattered: hint the ones ahead. */
 		if (i + 8 < nwork)
 			__builtin_prefetch(p->location[work[i + 8].loc], 1);
+		if (i == 0 || work[i].order != work[i - 1].order)
+			object_dwarf(s, s->objs[work[i].order]);
 		symbolize_pc(s, s->objs[work[i].order], p->location[work[i].loc], work[i].addr, &tmp);
 	}
+	prefetch_finish(s);
 	free(work);
 	sb_release(&tmp);
 	if (s->o->verbose && !s->quiet)
@@ -858,8 +884,5 @@ void symbolizer_release(struct symbolizer *s)
 	htab_release(&s->objs_by_path);
 	libs_release(s);
 	free(s->libs);
-	/* Last: the objects' Elf handles and descriptors of libdwfl's go with it. */
-	if (s->dwfl)
-		dwfl_end(s->dwfl);
 	memset(s, 0, sizeof(*s));
 }
