@@ -29,7 +29,8 @@ struct object {
 	Dwfl_Module *mod;      /* NULL when libdwfl could not take the file */
 	struct dwindex *dw;    /* NULL without DWARF */
 	int dwarf_loaded;      /* dw and fn_syms are read (object_dwarf) */
-	int prefetch;          /* PREFETCH_* (prefetch.c) */
+	int queued;            /* given to the prefetch thread (set before it starts) */
+	int prefetch;          /* PREFETCH_*, under the prefetch lock once queued (prefetch.c) */
 	const char *debug_file; /* separate debug info, if found */
 	/* nm's view, from /usr/lib/debug/PATH when that exists. */
 	int nm_fd;

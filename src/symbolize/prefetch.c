@@ -26,6 +26,7 @@ void prefetch_queue(struct symbolizer *s, struct object *ob)
 	}
 	GROW(pf->queue, pf->cap, pf->n + 1);
 	pf->queue[pf->n++] = ob;
+	ob->queued = 1;
 	ob->prefetch = PREFETCH_QUEUED;
 }
 
@@ -67,8 +68,8 @@ void prefetch_wait(struct symbolizer *s, struct object *ob)
 {
 	struct prefetch *pf = s->prefetch;
 
-	/* NONE is never changed: the thread has only objects queued before it started. */
-	if (ob->prefetch == PREFETCH_NONE)
+	/* The thread has only objects queued before it started. */
+	if (!ob->queued)
 		return;
 	pthread_mutex_lock(&pf->lock);
 	if (ob->prefetch == PREFETCH_QUEUED)
