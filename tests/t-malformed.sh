@@ -241,3 +241,22 @@ map 7f700000-7f800000 r-xp 00000000 08:01 1 \$nobuild/libc.so.6"
 garbage_map crlf "mapbytes 37 66 38 30 30 30 30 30 2d 37 66 39 30 30 30 30 30 20 72 2d 78 70 20 30 30 30 30 30 30 30 30 20 30 38 3a 30 31 20 31 20 2f 6e 6f 6e 2f 6c 69 62 2e 73 6f 0d 0a"
 garbage_map long-line "map $(head -c 100000 /dev/zero | tr '\0' a)"
 garbage_map long-path "map 7fa00000-7fb00000 r-xp 00000000 08:01 1 /$(head -c 20000 /dev/zero | tr '\0' d)/lib.so"
+
+# --- several profiles ---------------------------------------------------------
+# The profiles to add are read one ahead on a second thread (pipeline.c): a
+# bad one among several still fails the run cleanly, naming it, whether it
+# comes first, in the middle or last of those added.
+P64=$G/prof64le.prof
+head -c 200 "$P64" >"$W/cut.prof"
+expect_error "bad first of four profiles" cut.prof "$PROG" "$W/cut.prof" "$P64" "$P64" "$P64"
+expect_error "bad second of four profiles" cut.prof "$PROG" "$P64" "$W/cut.prof" "$P64" "$P64"
+expect_error "bad third of four profiles" cut.prof "$PROG" "$P64" "$P64" "$W/cut.prof" "$P64"
+expect_error "missing second of four profiles" nothere.prof "$PROG" "$P64" "$W/nothere.prof" "$P64" "$P64"
+printf 'heap profile:    1:   100 [    1:   100] @ heapprofile\n     1:   100 [     1:   100] @ 0x401000\n' >"$W/heap.prof"
+expect_error "a heap profile among CPU profiles" heap.prof "$PROG" "$P64" "$W/heap.prof" "$P64" "$P64"
+# Four copies add up to four times one.
+run_pprof --text "$PROG" "$P64" "$P64" "$P64" "$P64"
+clean_exit "four profiles: exits 0" "$RC" "$W/err" 0
+check "four profiles: four times the total of one" \
+	bash -c "one=\$('$PPROF' --text '$PROG' '$P64' 2>/dev/null | sed -n 's/^Total: \([0-9]*\) samples.*/\1/p'); \
+		 four=\$(sed -n 's/^Total: \([0-9]*\) samples.*/\1/p' '$W/out'); [ -n \"\$one\" ] && [ \"\$four\" -eq \$((4 * one)) ]"

@@ -1,4 +1,5 @@
 /* pipeline.c - reading, merging and symbolizing profiles, then writing the report. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,115 @@ static void add_diff_base(struct profile *p, struct profile *base)
 }
 
 /*
+ * Files to add read one ahead on a second thread while the first merges
+ * the one before: reading and merging take about as long.  One profile
+ * waits at most, so memory stays that of the merged stacks.  Local files
+ * only (a fetch may ask on the terminal); the thread reads nothing else.
+ */
+struct ahead {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t changed;
+	const struct options *o;
+	const char *program;
+	char **files;
+	int n;                 /* files[0..n) to read, in order */
+	struct profile *ready; /* read, not taken yet */
+	int next;              /* the file ready is, or the thread reads */
+	int failed, stop;
+	struct err e;
+};
+
+static void *read_ahead(void *arg)
+{
+	struct ahead *a = arg;
+	int i;
+
+	for (i = 0; i < a->n; i++) {
+		struct profile *q = NULL;
+		struct err e = { { 0 } };
+		int r = load_one(a->o, NULL, a->program, a->files[i], &q, NULL, &e);
+
+		pthread_mutex_lock(&a->mu);
+		while (a->ready && !a->stop)
+			pthread_cond_wait(&a->changed, &a->mu);
+		if (a->stop) {
+			pthread_mutex_unlock(&a->mu);
+			if (q)
+				profile_free(q);
+			break;
+		}
+		a->ready = q;
+		a->next = i;
+		if (r < 0) {
+			a->failed = 1;
+			a->e = e;
+		}
+		pthread_cond_broadcast(&a->changed);
+		pthread_mutex_unlock(&a->mu);
+		if (r < 0)
+			break;
+	}
+	return NULL;
+}
+
+/* The next file's profile, or NULL with e set; in file order. */
+static struct profile *ahead_take(struct ahead *a, int i, struct err *e)
+{
+	struct profile *q;
+
+	pthread_mutex_lock(&a->mu);
+	while (!a->ready && !(a->failed && a->next == i))
+		pthread_cond_wait(&a->changed, &a->mu);
+	q = a->ready;
+	a->ready = NULL;
+	if (a->failed && a->next == i) {
+		*e = a->e;
+		q = NULL;
+	}
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->mu);
+	return q;
+}
+
+static void ahead_stop(struct ahead *a)
+{
+	pthread_mutex_lock(&a->mu);
+	a->stop = 1;
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->thread, NULL);
+	if (a->ready)
+		profile_free(a->ready);
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->changed);
+}
+
+static int ahead_start(struct ahead *a, const struct options *o, const char *program, char **files,
+		       int n)
+{
+	int i;
+
+	if (n < 2)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (remote_is(files[i]))
+			return 0;
+	memset(a, 0, sizeof(*a));
+	a->o = o;
+	a->program = program;
+	a->files = files;
+	a->n = n;
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->changed, NULL);
+	if (pthread_create(&a->thread, NULL, read_ahead, a) == 0)
+		return 1;
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->changed);
+	return 0;
+}
+
+/*
  * Reads the profiles, the last one first as gperftools pprof does (its
  * mapped-object list is the one used), adding the others and subtracting
  * the base.  *rd is the reader of the last one, whose hooks apply.
@@ -93,16 +203,30 @@ static struct profile *load_profiles(const struct options *o, struct fetcher *f,
 				     const struct reader **rd, struct err *e)
 {
 	struct profile *p, *q;
-	int i;
+	struct ahead a;
+	int i, ahead;
 
 	if (load_one(o, f, program, files[n - 1], &p, rd, e) < 0)
 		return NULL;
+	ahead = ahead_start(&a, o, program, files, n - 1);
 	for (i = 0; i < n - 1; i++) {
-		if (!(q = load_more(o, f, program, files[i], p, files[n - 1], e)))
+		if (!ahead) {
+			q = load_more(o, f, program, files[i], p, files[n - 1], e);
+		} else if ((q = ahead_take(&a, i, e)) && !same_kind(q, p)) {
+			err_set(e, "%s: not the same kind of profile as %s", files[i], files[n - 1]);
+			profile_free(q);
+			q = NULL;
+		}
+		if (!q) {
+			if (ahead)
+				ahead_stop(&a);
 			goto fail;
+		}
 		profile_merge(p, q, 1);
 		profile_free(q);
 	}
+	if (ahead)
+		ahead_stop(&a);
 	if (o->base) {
 		if (!(q = load_more(o, f, program, o->base, p, files[n - 1], e)))
 			goto fail;
