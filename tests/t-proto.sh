@@ -316,6 +316,56 @@ EOF
 	fi
 fi
 
+# --- big profiles: written on two threads -------------------------------------
+# From 65,536 samples the writer encodes the two halves of the samples at
+# once, and from 4 MB of encoding it compresses two gzip members at once:
+# a profile of 150,000 distinct stacks in the golden program's own
+# functions (in its .cold parts two functions share a name, which
+# gperftools pprof keeps apart by address and a proto does not) reads back
+# with the same report, writes the same bytes again, adds up with itself,
+# and (with go) go tool pprof reads the same profile.
+python3 - "$W/big.txt" <<'PY'
+import random, sys
+random.seed(7)
+pcs = [0x401600 + i for i in range(0x240)]
+with open(sys.argv[1], "w") as f:
+    f.write("period 10000\n")
+    for i in range(150000):
+        stack = random.sample(pcs, 12)
+        f.write("%d: %s\n" % (1 + i % 7, " ".join("%x" % a for a in stack)))
+PY
+BIGP=$TESTDATA/golden/prog
+if python3 "$TOP/scripts/gen-cpuprofile" -o "$W/big.prof" "$W/big.txt"; then
+	"$PPROF" --proto "$BIGP" "$W/big.prof" >"$W/big.pb.gz" 2>"$W/big.err"
+	check "big profile: --proto exits 0" test -s "$W/big.pb.gz"
+	members=$(python3 -c '
+import sys, zlib
+data, n = open(sys.argv[1], "rb").read(), 0
+while data:
+    d = zlib.decompressobj(16 + 15)
+    d.decompress(data)
+    data, n = d.unused_data, n + 1
+print(n)' "$W/big.pb.gz")
+	check "big profile: --proto wrote two gzip members ($members)" test "$members" = 2
+	"$PPROF" --addresses "$BIGP" "$W/big.prof" 2>/dev/null | grep -v '^Total' >"$W/big.t0"
+	"$PPROF" --addresses "$BIGP" "$W/big.pb.gz" 2>/dev/null | grep -v -e '^Total' -e '^Type' >"$W/big.t1"
+	check "big profile: a report of many rows" test "$(wc -l <"$W/big.t0")" -gt 500
+	same_output "big profile: --addresses of --proto" "$W/big.t0" "$W/big.t1"
+	"$PPROF" --proto "$W/big.pb.gz" >"$W/big2.pb.gz" 2>/dev/null
+	check "big profile: --proto of its --proto gives the same bytes" cmp -s "$W/big.pb.gz" "$W/big2.pb.gz"
+	"$PPROF" --proto "$BIGP" "$W/big.prof" "$W/big.prof" >"$W/bigx2.pb.gz" 2>/dev/null
+	"$PPROF" --proto "$W/big.pb.gz" "$W/big.pb.gz" >"$W/bigx2b.pb.gz" 2>/dev/null
+	check "big profile: the sum of two, from the legacy files and from the protos, the same bytes" \
+		cmp -s "$W/bigx2.pb.gz" "$W/bigx2b.pb.gz"
+	if have go; then
+		go tool pprof -raw "$W/big.pb.gz" 2>/dev/null | grep -c '^ *[0-9]' >"$W/big.go" || true
+		check "big profile: go tool pprof reads its 150,000 samples" \
+			test "$(cat "$W/big.go")" -ge 150000
+	fi
+else
+	not_ok "gen-cpuprofile makes the big profile"
+fi
+
 # --- 3. malformed input ---------------------------------------------------------
 # gen.py writes a small valid profile (plain and gzip) and the broken ones.
 cat >"$W/gen.py" <<'EOF'

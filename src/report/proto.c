@@ -1,4 +1,5 @@
 /* proto.c - writing the model as gzip-compressed profile.proto (the --proto format). */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,17 +265,23 @@ static void pre_encode(const struct writer *w, const struct sample *s, struct pb
 		put_message(o, 2, u);
 }
 
-static void order_samples(struct writer *w)
+/* Samples [from, to): their keys, and their encodings in pre (offsets from its start). */
+struct pre_part {
+	struct writer *w;
+	size_t from, to;
+	struct pbuf pre;
+};
+
+static void *pre_part_run(void *arg)
 {
+	struct pre_part *part = arg;
+	struct writer *w = part->w;
 	const struct profile *p = w->p;
 	struct pbuf u = { 0 };
 	size_t i;
 	uint32_t j;
 
-	w->smp = xcalloc(p->nsample + 1, sizeof(*w->smp));
-	w->pre = xcalloc(1, sizeof(*w->pre));
-	w->pre_off = xcalloc(p->nsample + 1, sizeof(*w->pre_off));
-	for (i = 0; i < p->nsample; i++) {
+	for (i = part->from; i < part->to; i++) {
 		const struct sample *s = p->sample[i];
 		uint64_t h = hash_u64(s->nlocation);
 
@@ -289,13 +296,49 @@ static void order_samples(struct writer *w)
 		w->smp[i].hash = h;
 		w->smp[i].idx = (uint32_t)i;
 		w->smp[i].nlabel = s->nlabel;
-		w->pre_off[i] = w->pre->n;
-		pre_encode(w, s, w->pre, &u);
+		w->pre_off[i] = part->pre.n;
+		pre_encode(w, s, &part->pre, &u);
 	}
+	free(u.b);
+	return NULL;
+}
+
+/* Big profiles take both halves of the samples at once. */
+#define PARALLEL_SAMPLES 65536
+
+static void order_samples(struct writer *w)
+{
+	const struct profile *p = w->p;
+	struct pre_part a = { w, 0, p->nsample, { 0 } }, b = { w, p->nsample, p->nsample, { 0 } };
+	pthread_t t;
+	int two = 0;
+	size_t i;
+
+	w->smp = xcalloc(p->nsample + 1, sizeof(*w->smp));
+	w->pre_off = xcalloc(p->nsample + 1, sizeof(*w->pre_off));
+	if (p->nsample >= PARALLEL_SAMPLES) {
+		a.to = b.from = p->nsample / 2;
+		two = pthread_create(&t, NULL, pre_part_run, &b) == 0;
+		if (!two)
+			a.to = p->nsample;
+	}
+	pre_part_run(&a);
+	if (two) {
+		pthread_join(t, NULL);
+		/* One buffer, the second half's offsets after the first's bytes. */
+		for (i = b.from; i < b.to; i++)
+			w->pre_off[i] += a.pre.n;
+		GROW(a.pre.b, a.pre.cap, a.pre.n + b.pre.n);
+		if (b.pre.n)
+			memcpy(a.pre.b + a.pre.n, b.pre.b, b.pre.n);
+		a.pre.n += b.pre.n;
+		free(b.pre.b);
+	}
+	w->pre = xcalloc(1, sizeof(*w->pre));
+	*w->pre = a.pre;
 	w->pre_off[p->nsample] = w->pre->n;
 	sort_by_key(w->smp, p->nsample, sizeof(*w->smp), keyed_hash);
 	sort_ties(w->smp, p->nsample, sizeof(*w->smp), keyed_hash, cmp_keyed, w);
-	free(u.b);
 }
 
 /* Sorts n pointers of v by cmp, and records each one's position by its id. */
@@ -605,33 +648,67 @@ static void encode(struct writer *w, struct pbuf *o)
 	free(u.b);
 }
 
+/* One gzip member (no name, no time) of len bytes at buf; z is NULL when that failed. */
+struct member {
+	const unsigned char *buf;
+	size_t len;
+	unsigned char *z;
+	size_t n;
+};
+
+static void *compress_member(void *arg)
+{
+	struct member *m = arg;
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
+	size_t bound;
+
+	m->z = NULL;
+	if (!c)
+		return NULL;
+	bound = libdeflate_gzip_compress_bound(c, m->len);
+	m->z = xmalloc(bound);
+	m->n = libdeflate_gzip_compress(c, m->buf, m->len, m->z, bound);
+	libdeflate_free_compressor(c);
+	if (!m->n) {
+		free(m->z);
+		m->z = NULL;
+	}
+	return NULL;
+}
+
+/* Profiles this big are compressed as two members at once (gzip readers, Go's and ours, read on). */
+#define TWO_MEMBERS (4u << 20)
+
 /*
- * gzip-compresses len bytes at buf to out (one member; the header has no
- * name and no time).  libdeflate at its fastest level: twice zlib's speed
- * on profiles, which compress as well.
+ * gzip-compresses len bytes at buf to out.  libdeflate at its fastest
+ * level: twice zlib's speed on profiles, which compress as well.
  */
 static int gzip_write(FILE *out, const unsigned char *buf, size_t len, struct err *e)
 {
-	struct libdeflate_compressor *c = libdeflate_alloc_compressor(1);
-	size_t bound, n;
-	unsigned char *z;
+	struct member m[2] = { { buf, len, NULL, 0 }, { buf + len, 0, NULL, 0 } };
+	pthread_t t;
+	int two = 0, r = 0, k;
 
-	if (!c)
-		return err_set(e, "cannot start gzip compression");
-	bound = libdeflate_gzip_compress_bound(c, len);
-	z = xmalloc(bound);
-	n = libdeflate_gzip_compress(c, buf, len, z, bound);
-	libdeflate_free_compressor(c);
-	if (!n) {
-		free(z);
-		return err_set(e, "cannot compress the profile");
+	if (len >= TWO_MEMBERS) {
+		m[0].len = len / 2;
+		m[1].buf = buf + len / 2;
+		m[1].len = len - len / 2;
+		two = pthread_create(&t, NULL, compress_member, &m[1]) == 0;
+		if (!two)
+			m[0].len = len;
 	}
-	if (fwrite(z, 1, n, out) != n) {
-		free(z);
-		return err_set(e, "cannot write the profile");
+	compress_member(&m[0]);
+	if (two)
+		pthread_join(t, NULL);
+	for (k = 0; k < 1 + two && r == 0; k++) {
+		if (!m[k].z)
+			r = err_set(e, "cannot compress the profile");
+		else if (fwrite(m[k].z, 1, m[k].n, out) != m[k].n)
+			r = err_set(e, "cannot write the profile");
 	}
-	free(z);
-	return 0;
+	free(m[0].z);
+	free(m[1].z);
+	return r;
 }
 
 int proto_write(FILE *out, const struct profile *p, struct err *e)
