@@ -98,3 +98,22 @@ grep -qE '^ +[0-9]+ +[0-9]+ +40: x = \(x \^ \(x >> 7\)\)' "$W/disasm-mid.64le.ou
 grep -qE '^ +[0-9]+ +[0-9]+ +46: 	unsigned long m = mix\(n\);' "$W/list-mid.64le.out" &&
 	ok "list-mid: samples of the inlined mix() are charged to mid's line 46" ||
 	not_ok "list-mid: samples of the inlined mix() are charged to mid's line 46"
+
+# A report of 80,000 rows is composed on two threads, a round of rows each
+# (text.c); with --nodecount it is composed row by row.  The two are the
+# same bytes, and every address is a row.
+python3 - "$W/rows.txt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("period 10000\n")
+    for i in range(80000):
+        f.write("%d: %x 401528 401b54\n" % (1 + i % 5, 0x500000 + 3 * i))
+PY
+if python3 scripts/gen-cpuprofile -o "$W/rows.prof" "$W/rows.txt"; then
+	"$PPROF" --addresses "$G/prog" "$W/rows.prof" >"$W/rows.par" 2>/dev/null
+	"$PPROF" --addresses --nodecount=1000000 "$G/prog" "$W/rows.prof" >"$W/rows.seq" 2>/dev/null
+	check "80,000 rows: one row per address" test "$(grep -c ' ??:0$' "$W/rows.par")" -eq 80000
+	same_output "80,000 rows: composed on two threads as row by row" "$W/rows.seq" "$W/rows.par"
+else
+	not_ok "gen-cpuprofile makes the 80,000-row profile"
+fi

@@ -1,5 +1,6 @@
 /* text.c - the text report: one line per entry with flat, flat%, sum%, cum, cum%, name. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,6 +231,107 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 	report_text_rows(out, r, o, limit);
 }
 
+/* One row: "%8s %6s %6s %8s %6s NAME" of e, with running the sum of flat up to it. */
+static void add_row(struct strbuf *sb, const struct report *r, const struct report_options *o,
+		    const struct entry *e, int64_t running)
+{
+	char fp[32], rp[32], cp[32], fv[48], cv[48];
+
+	percent(fp, sizeof(fp), e->flat, r->local_total);
+	percent(rp, sizeof(rp), running, r->local_total);
+	percent(cp, sizeof(cp), e->cum, r->local_total);
+	report_value(r, e->flat, fv, sizeof(fv));
+	report_value(r, e->cum, cv, sizeof(cv));
+	add_column(sb, fv, 8);
+	add_column(sb, fp, 6);
+	add_column(sb, rp, 6);
+	add_column(sb, cv, 8);
+	add_column(sb, cp, 6);
+	add_name(sb, e, o);
+}
+
+/* Rows [from, to) of a report's printed rows, composed into sb (a second thread's share). */
+struct rows_part {
+	const struct report *r;
+	const struct report_options *o;
+	const struct entry **row;
+	const int64_t *running;
+	size_t from, to;
+	struct strbuf sb;
+};
+
+static void *rows_part_run(void *arg)
+{
+	struct rows_part *part = arg;
+	size_t i;
+
+	for (i = part->from; i < part->to; i++)
+		add_row(&part->sb, part->r, part->o, part->row[i], part->running[i]);
+	return NULL;
+}
+
+/* Reports of this many rows and more (--addresses of big profiles) are composed on two threads. */
+#define PARALLEL_ROWS 65536
+/* Rows each thread composes in a round, before both write: memory stays a few MB. */
+#define ROUND_ROWS 16384
+
+/* All rows, two pieces at a time composed at once; 0 when a thread could not start. */
+static int rows_parallel(FILE *out, const struct report *r, const struct report_options *o,
+			 const struct entry **v)
+{
+	const struct entry **row = xcalloc(r->nentry + 1, sizeof(*row));
+	int64_t *running = xcalloc(r->nentry + 1, sizeof(*running)), sum = 0;
+	struct rows_part a = { 0 }, b;
+	size_t i, n = 0, at;
+	pthread_t t;
+	int ok = 1;
+
+	for (i = 0; i < r->nentry; i++) {
+		const struct entry *e = v[i];
+
+		if (!e->kept && !e->flat && !e->cum)
+			continue;
+		sum = sat_add(sum, e->flat);
+		if (e->flat != 0 || e->cum != 0) {
+			row[n] = e;
+			running[n++] = sum;
+		}
+	}
+	a.r = r;
+	a.o = o;
+	a.row = row;
+	a.running = running;
+	sb_init(&a.sb);
+	b = a;
+	sb_init(&b.sb);
+	for (at = 0; at < n && ok; at = b.to) {
+		a.from = at;
+		a.to = b.from = at + ROUND_ROWS < n ? at + ROUND_ROWS : n;
+		b.to = b.from + ROUND_ROWS < n ? b.from + ROUND_ROWS : n;
+		sb_reset(&a.sb);
+		sb_reset(&b.sb);
+		/* The first round decides; a later failure to start finishes here. */
+		if (pthread_create(&t, NULL, rows_part_run, &b) != 0) {
+			if (at == 0) {
+				ok = 0;
+				break;
+			}
+			rows_part_run(&b);
+			rows_part_run(&a);
+		} else {
+			rows_part_run(&a);
+			pthread_join(t, NULL);
+		}
+		fwrite(a.sb.buf, 1, a.sb.len, out);
+		fwrite(b.sb.buf, 1, b.sb.len, out);
+	}
+	sb_release(&a.sb);
+	sb_release(&b.sb);
+	free(row);
+	free(running);
+	return ok;
+}
+
 void report_text_rows(FILE *out, const struct report *r, const struct report_options *o, int limit)
 {
 	const struct entry **v = report_sorted(r, o->cum);
@@ -238,28 +340,20 @@ void report_text_rows(FILE *out, const struct report *r, const struct report_opt
 	size_t i;
 	int lines = 0;
 
+	if (limit <= 0 && r->nentry >= PARALLEL_ROWS && rows_parallel(out, r, o, v)) {
+		free(v);
+		return;
+	}
 	/* Rows are composed here and written in big pieces: reports can have 10^5 of them. */
 	for (i = 0; i < r->nentry; i++) {
 		const struct entry *e = v[i];
-		char fp[32], rp[32], cp[32], fv[48], cv[48];
 
 		/* Rows no kept stack reaches are not pprof's at all; zero rows count for topN. */
 		if (!e->kept && !e->flat && !e->cum)
 			continue;
 		running = sat_add(running, e->flat);
 		if (e->flat != 0 || e->cum != 0) {
-			percent(fp, sizeof(fp), e->flat, r->local_total);
-			percent(rp, sizeof(rp), running, r->local_total);
-			percent(cp, sizeof(cp), e->cum, r->local_total);
-			report_value(r, e->flat, fv, sizeof(fv));
-			report_value(r, e->cum, cv, sizeof(cv));
-			/* "%8s %6s %6s %8s %6s NAME" */
-			add_column(&sb, fv, 8);
-			add_column(&sb, fp, 6);
-			add_column(&sb, rp, 6);
-			add_column(&sb, cv, 8);
-			add_column(&sb, cp, 6);
-			add_name(&sb, e, o);
+			add_row(&sb, r, o, e, running);
 			if (sb.len >= 1 << 16) {
 				fwrite(sb.buf, 1, sb.len, out);
 				sb_reset(&sb);
