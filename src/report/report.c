@@ -28,6 +28,7 @@ struct fninfo {
 	uint32_t key[2];       /* --functions entry + 1, plain and "(inline)"; 0 = not yet */
 	uint8_t outer;         /* the outermost frame of some location */
 	uint8_t uninteresting; /* a name RemoveUninterestingFrames drops */
+	uint8_t matches[2];    /* whether --focus, --ignore match the short name: 0 = not yet, 1 no, 2 yes */
 };
 
 struct locinfo {
@@ -499,7 +500,22 @@ static const uint32_t *loc_keys(const struct builder *b, const struct locinfo *l
 	return li->nkey == 1 ? &li->key : b->keys + li->key_off;
 }
 
-static int loc_matches(struct builder *b, const struct location *loc, const struct regex *re)
+/* Whether re (which: 0 --focus, 1 --ignore) matches the short name of loc's triple j; once per function. */
+static int short_matches(struct builder *b, const struct location *loc, int j, const struct regex *re,
+			 int which)
+{
+	struct fninfo *fi;
+
+	if (!loc->nline)
+		return regex_matchs(re, triple_short(b, loc, j));
+	fi = triple_fi(b, loc, j);
+	if (!fi->matches[which])
+		fi->matches[which] = regex_matchs(re, fi->shrt) ? 2 : 1;
+	return fi->matches[which] == 2;
+}
+
+static int loc_matches(struct builder *b, const struct location *loc, const struct regex *re,
+		       int which)
 {
 	char a[32];
 	int j;
@@ -510,7 +526,7 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 	if (!b->li[loc->id - 1].has_syms)
 		return 0;
 	for (j = 0; j < ntriples(loc); j++)
-		if (regex_matchs(re, triple_short(b, loc, j)) ||
+		if (short_matches(b, loc, j, re, which) ||
 		    regex_matchs(re, triple_fileline(b, loc, j)))
 			return 1;
 	return 0;
@@ -534,9 +550,9 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
 		if (loc->nline)
 			li->uninteresting = triple_fi(b, loc, 0)->uninteresting;
 		if (focus)
-			nfocus += li->focus = (uint8_t)loc_matches(b, loc, focus);
+			nfocus += li->focus = (uint8_t)loc_matches(b, loc, focus, 0);
 		if (ignore)
-			nignore += li->ignore = (uint8_t)loc_matches(b, loc, ignore);
+			nignore += li->ignore = (uint8_t)loc_matches(b, loc, ignore, 1);
 	}
 	/* A filter that matches nothing is most likely a mistake: say so. */
 	if (focus && !nfocus && !b->o->quiet)
