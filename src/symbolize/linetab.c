@@ -56,7 +56,8 @@ struct lp {
 	int big_endian, bad;
 };
 
-static uint64_t lp_uleb(struct lp *r)
+/* An unsigned or (sign) signed LEB128 number; more than 64 bits make the program libdw's. */
+static uint64_t lp_leb(struct lp *r, int sign)
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
@@ -69,34 +70,26 @@ static uint64_t lp_uleb(struct lp *r)
 		else if (b & 0x7f)
 			r->bad = 1;
 		shift += 7;
-		if (!(b & 0x80))
+		if (!(b & 0x80)) {
+			if (sign && shift > 64)
+				r->bad = 1;
+			else if (sign && shift < 64 && (b & 0x40))
+				v |= ~0ULL << shift;
 			return v;
+		}
 	}
 	r->bad = 1;
 	return 0;
 }
 
+static uint64_t lp_uleb(struct lp *r)
+{
+	return lp_leb(r, 0);
+}
+
 static int64_t lp_sleb(struct lp *r)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (r->p < r->end) {
-		unsigned char b = *r->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~0ULL << shift;
-			if (shift > 64)
-				r->bad = 1;
-			return (int64_t)v;
-		}
-	}
-	r->bad = 1;
-	return 0;
+	return (int64_t)lp_leb(r, 1);
 }
 
 static uint64_t lp_word(struct lp *r, unsigned n)
@@ -304,6 +297,47 @@ static inline void add_row(struct linetab *t, size_t *cap, const struct lstate *
 	w->end = (uint32_t)end;
 }
 
+/* An extended opcode (after its 0): its length, its sub-opcode, its operands. */
+static void extended_op(struct linetab *t, size_t *cap, struct lp *r, struct lstate *st,
+			unsigned address_size)
+{
+	unsigned len, sub;
+	const unsigned char *next;
+
+	if (r->end - r->p < 2 || (*r->p & 0x80)) {
+		r->bad = 1;
+		return;
+	}
+	len = *r->p++;
+	if ((size_t)(r->end - r->p) < len || !len) {
+		r->bad = 1;
+		return;
+	}
+	next = r->p + len;
+	sub = *r->p++;
+	switch (sub) {
+	case DW_LNE_end_sequence:
+		add_row(t, cap, st, 1, r);
+		*st = (struct lstate){ 0, 1, 1, 0, 0, 0 };
+		break;
+	case DW_LNE_set_address:
+		st->addr = lp_word(r, address_size);
+		break;
+	case DW_LNE_set_discriminator:
+		st->discriminator = lp_uleb(r);
+		break;
+	case DW_LNE_define_file:
+		r->bad = 1;
+		break;
+	default:
+		r->p = next;
+		break;
+	}
+	/* libdw reads operands by their kind, not by len: where they differ, it decides. */
+	if (r->p != next)
+		r->bad = 1;
+}
+
 /* The standard opcodes libdw knows, with the operand counts it insists on. */
 static const unsigned char std_args[] = { 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
 
@@ -335,41 +369,7 @@ static void run_program(struct linetab *t, struct lp *r, unsigned address_size, 
 			add_row(t, &cap, &st, 0, r);
 			st.discriminator = 0;
 		} else if (op == 0) {
-			unsigned len, sub;
-			const unsigned char *next;
-
-			if (r->end - r->p < 2 || (*r->p & 0x80)) {
-				r->bad = 1;
-				break;
-			}
-			len = *r->p++;
-			if ((size_t)(r->end - r->p) < len || !len) {
-				r->bad = 1;
-				break;
-			}
-			next = r->p + len;
-			sub = *r->p++;
-			switch (sub) {
-			case DW_LNE_end_sequence:
-				add_row(t, &cap, &st, 1, r);
-				st = (struct lstate){ 0, 1, 1, 0, 0, 0 };
-				break;
-			case DW_LNE_set_address:
-				st.addr = lp_word(r, address_size);
-				break;
-			case DW_LNE_set_discriminator:
-				st.discriminator = lp_uleb(r);
-				break;
-			case DW_LNE_define_file:
-				r->bad = 1;
-				break;
-			default:
-				r->p = next;
-				break;
-			}
-			/* libdw reads operands by their kind, not by len: where they differ, it decides. */
-			if (r->p != next)
-				r->bad = 1;
+			extended_op(t, &cap, r, &st, address_size);
 		} else {
 			uint64_t u;
 			int64_t sl;
