@@ -80,21 +80,35 @@ def traces(text):
     return out
 
 
+def add(a, b):
+    """The sum of two values as number() gives them (value, half step)."""
+    return (a[0] + b[0], a[1] + b[1]) if a else b
+
+
 def tree(text):
-    """Nodes: name -> (flat, cum, {caller: weight}, {callee: weight})."""
-    nodes, cur, callers = {}, None, {}
+    """Nodes: name -> (flat, cum, {caller: weight}, {callee: weight}).
+    Functions whose names are one once shortened (Go's runtime.(*mheap).alloc
+    and runtime.(*mcache).alloc) are one node, their values and edges summed,
+    in both outputs alike."""
+    nodes, cur, callers, callees = {}, None, {}, None
     for line in text.splitlines():
         if line.startswith("-------") or "calls calls%" in line:
-            cur, callers = None, {}
+            cur, callers, callees = None, {}, None
             continue
         m = re.fullmatch(r" {20,}(\S+) +(\S+%) \|   (.*)", line)
         if m:
-            (callers if cur is None else nodes[cur][3])[name(m.group(3))] = number(m.group(1))
+            edges = callers if cur is None else callees
+            k = name(m.group(3))
+            edges[k] = add(edges.get(k), number(m.group(1)))
             continue
         m = re.fullmatch(r" *(\S+) +(\S+%) +(\S+%) +(\S+) +(\S+%) +\| (.*)", line)
         if m:
             cur = name(m.group(6))
-            nodes[cur] = (number(m.group(1)), number(m.group(4)), callers, {})
+            flat, cum, ins, outs = nodes.get(cur, (None, None, {}, {}))
+            for k, v in callers.items():
+                ins[k] = add(ins.get(k), v)
+            nodes[cur] = (add(flat, number(m.group(1))), add(cum, number(m.group(4))), ins, outs)
+            callees = outs
     return nodes
 
 
