@@ -275,16 +275,16 @@ static void *rows_part_run(void *arg)
 /* Rows each thread composes in a round, before both write: memory stays a few MB. */
 #define ROUND_ROWS 16384
 
-/* All rows, two pieces at a time composed at once; 0 when a thread could not start. */
-static int rows_parallel(FILE *out, const struct report *r, const struct report_options *o,
-			 const struct entry **v)
+/*
+ * The rows printed, in report order, with the running sum of flat at each:
+ * rows no kept stack reaches are not pprof's at all, and zero rows still
+ * add to the sum.  Returns how many.
+ */
+static size_t printed_rows(const struct report *r, const struct entry **v,
+			   const struct entry **row, int64_t *running)
 {
-	const struct entry **row = xcalloc(r->nentry + 1, sizeof(*row));
-	int64_t *running = xcalloc(r->nentry + 1, sizeof(*running)), sum = 0;
-	struct rows_part a = { 0 }, b;
-	size_t i, n = 0, at;
-	pthread_t t;
-	int ok = 1;
+	int64_t sum = 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < r->nentry; i++) {
 		const struct entry *e = v[i];
@@ -297,6 +297,18 @@ static int rows_parallel(FILE *out, const struct report *r, const struct report_
 			running[n++] = sum;
 		}
 	}
+	return n;
+}
+
+/* Rows [0, n), two pieces at a time composed at once; 0 when a thread could not start. */
+static int rows_parallel(FILE *out, const struct report *r, const struct report_options *o,
+			 const struct entry **row, const int64_t *running, size_t n)
+{
+	struct rows_part a = { 0 }, b;
+	size_t at;
+	pthread_t t;
+	int ok = 1;
+
 	a.r = r;
 	a.o = o;
 	a.row = row;
@@ -327,44 +339,34 @@ static int rows_parallel(FILE *out, const struct report *r, const struct report_
 	}
 	sb_release(&a.sb);
 	sb_release(&b.sb);
-	free(row);
-	free(running);
 	return ok;
 }
 
 void report_text_rows(FILE *out, const struct report *r, const struct report_options *o, int limit)
 {
 	const struct entry **v = report_sorted(r, o->cum);
+	const struct entry **row = xcalloc(r->nentry + 1, sizeof(*row));
+	int64_t *running = xcalloc(r->nentry + 1, sizeof(*running));
 	struct strbuf sb = STRBUF_INIT;
-	int64_t running = 0;
-	size_t i;
-	int lines = 0;
+	size_t i, n = printed_rows(r, v, row, running);
 
-	if (limit <= 0 && r->nentry >= PARALLEL_ROWS && rows_parallel(out, r, o, v)) {
-		free(v);
-		return;
-	}
-	/* Rows are composed here and written in big pieces: reports can have 10^5 of them. */
-	for (i = 0; i < r->nentry; i++) {
-		const struct entry *e = v[i];
-
-		/* Rows no kept stack reaches are not pprof's at all; zero rows count for topN. */
-		if (!e->kept && !e->flat && !e->cum)
-			continue;
-		running = sat_add(running, e->flat);
-		if (e->flat != 0 || e->cum != 0) {
-			add_row(&sb, r, o, e, running);
+	/* Rows printed count for topN (gperftools pprof's counted skipped ones too). */
+	if (limit > 0 && (size_t)limit < n)
+		n = (size_t)limit;
+	if (limit > 0 || n < PARALLEL_ROWS || !rows_parallel(out, r, o, row, running, n)) {
+		/* Composed here and written in big pieces: reports can have 10^5 rows. */
+		for (i = 0; i < n; i++) {
+			add_row(&sb, r, o, row[i], running[i]);
 			if (sb.len >= 1 << 16) {
 				fwrite(sb.buf, 1, sb.len, out);
 				sb_reset(&sb);
 			}
-			/* Rows printed count (gperftools pprof's topN counted skipped ones too). */
-			if (limit > 0 && ++lines >= limit)
-				break;
 		}
+		fwrite(sb.buf, 1, sb.len, out);
 	}
-	fwrite(sb.buf, 1, sb.len, out);
 	sb_release(&sb);
+	free(row);
+	free(running);
 	free(v);
 }
 
