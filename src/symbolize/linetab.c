@@ -343,7 +343,7 @@ static const unsigned char std_args[] = { 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 
 
 /* Runs the line program [r->p, r->end) with the header's parameters. */
 static void run_program(struct linetab *t, struct lp *r, unsigned address_size, unsigned min_len,
-			int default_is_stmt, int line_base, unsigned line_range,
+			int line_base, unsigned line_range,
 			unsigned opcode_base, const unsigned char *lengths)
 {
 	struct lstate st = { 0, 1, 1, 0, 0, 0 };
@@ -353,7 +353,6 @@ static void run_program(struct linetab *t, struct lp *r, unsigned address_size, 
 
 	t->row = xmalloc(cap * sizeof(*t->row));
 
-	(void)default_is_stmt;
 	for (op = 1; op < opcode_base && op < sizeof(std_args); op++)
 		if (lengths[op - 1] != std_args[op])
 			r->bad = 1;
@@ -501,7 +500,7 @@ static int decode(struct linetab *t, const struct linesections *s, uint64_t off,
 	struct names n = { 0 };
 	uint64_t unit_length, header_length;
 	unsigned offset_size = 4, version, min_len, max_ops = 1, line_range, opcode_base;
-	int default_is_stmt, line_base;
+	int line_base;
 	const unsigned char *header_start, *lengths;
 	size_t i;
 
@@ -528,7 +527,7 @@ static int decode(struct linetab *t, const struct linesections *s, uint64_t off,
 	min_len = (unsigned)lp_word(&r, 1);
 	if (version >= 4)
 		max_ops = (unsigned)lp_word(&r, 1);
-	default_is_stmt = (int)lp_word(&r, 1);
+	lp_word(&r, 1);  /* default_is_stmt: rows keep no is_stmt */
 	line_base = (int8_t)lp_word(&r, 1);
 	line_range = (unsigned)lp_word(&r, 1);
 	opcode_base = (unsigned)lp_word(&r, 1);
@@ -550,7 +549,7 @@ static int decode(struct linetab *t, const struct linesections *s, uint64_t off,
 	if (r.bad || header_length > (uint64_t)(r.end - header_start) ||
 	    r.p != header_start + header_length)
 		goto fail;
-	run_program(t, &r, address_size, min_len, default_is_stmt, line_base, line_range,
+	run_program(t, &r, address_size, min_len, line_base, line_range,
 		    opcode_base, lengths);
 	if (r.bad)
 		goto fail;
