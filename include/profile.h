@@ -223,6 +223,11 @@ uint64_t *stack_builder_reserve(struct stack_builder *b, size_t n);
 void stack_builder_commit(struct stack_builder *b, size_t n, const int64_t *value);
 void stack_builder_add(struct stack_builder *b, const uint64_t *addr, size_t n,
 		       const int64_t *value);
+/*
+ * End drops p's indexes by address and by stack (the next addition makes
+ * them again); a reader that adds to a profile with more to come keeps them.
+ */
+void stack_builder_keep_indexes(struct stack_builder *b);
 /* Finishes (NULL is fine) and frees b. */
 void stack_builder_end(struct stack_builder *b);
 

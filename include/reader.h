@@ -42,6 +42,15 @@ struct reader {
 	int (*read)(const char *path, const unsigned char *buf, size_t len,
 		    const struct read_options *ro, struct profile *p, struct err *e);
 	/*
+	 * Adds the profile in buf to p, which this reader read, when it can
+	 * do so without a profile of its own (the same program at the same
+	 * addresses): 1 when added, as profile_merge of the profile read
+	 * alone would have; 0 when the caller must read and merge it (nothing
+	 * was added); -1 on error.  Default: never (0).
+	 */
+	int (*add)(const char *path, const unsigned char *buf, size_t len,
+		   const struct read_options *ro, struct profile *p, struct err *e);
+	/*
 	 * Fits the profile to its program before symbolization and returns
 	 * the program to symbolize with (program, which may be NULL, or a
 	 * string of p).  Default: program as given.
@@ -89,6 +98,17 @@ void reader_maps(struct profile *p, const char *name, const char *text, size_t l
 const struct reader *reader_for(const unsigned char *buf, size_t len);
 /* The row called name, or NULL. */
 const struct reader *reader_named(const char *name);
+
+/*
+ * Adds path to p, read by rd, through rd's add hook when rd claims the
+ * file: 1 when added, 0 when the caller must read and merge it, -1 on
+ * error.  The buffer form is the same on bytes in memory.
+ */
+int reader_add(const char *path, const struct read_options *ro, const struct reader *rd,
+	       struct profile *p, struct err *e);
+int reader_add_buffer(const char *path, const unsigned char *buf, size_t len,
+		      const struct read_options *ro, const struct reader *rd, struct profile *p,
+		      struct err *e);
 
 /* Whether some reader claims the file by its content (no full parse). */
 int reader_claims(const char *path);

@@ -116,6 +116,22 @@ fi
 check "summing runs loaded elsewhere names every row" \
 	bash -c "awk 'NR > 1 { print \$6 }' '$W/tsum' | grep -qv '^0x\\|^[0-9]' && ! awk 'NR > 1 { print \$6 }' '$W/tsum' | grep -q '^0x'"
 
+# Profiles of the run whose mappings were read (the last one named) are
+# added to it as they are read; the others are read alone and merged.  Both
+# ways must make the same profile: copies of run 1, then copies moved away.
+python3 "$W/relocate.py" "$W/run1.prof" "$W/run1m.prof" 0x10000000 || not_ok "relocate run 1"
+r1=$W/run1.prof r1m=$W/run1m.prof
+for v in --raw --text --addresses; do
+	"$PPROF" $v "$W/prog" "$r1" "$r1" "$r1" >"$W/added$v" 2>&1
+	"$PPROF" $v "$W/prog" "$r1m" "$r1m" "$r1" >"$W/merged$v" 2>&1
+	"$PPROF" $v "$W/prog" "$r1" "$r1m" "$r1" >"$W/mixed$v" 2>&1
+	same_output "three copies of a run, $v: added as read equals merged" "$W/merged$v" "$W/added$v"
+	same_output "three copies of a run, $v: added, then merged" "$W/merged$v" "$W/mixed$v"
+done
+one=$("$PPROF" --text "$W/prog" "$r1" 2>/dev/null | sed -n 's/^Total: \([0-9]*\) samples$/\1/p')
+three=$(sed -n 's/^Total: \([0-9]*\) samples$/\1/p' "$W/added--text")
+check "three copies of a run total three times one ($one)" test -n "$one" -a "$three" = $((3 * ${one:-0}))
+
 # --- 2. the prompt's top -----------------------------------------------------------
 prompt() { printf "$1" | "$PPROF" --interactive "$G/prog" "$G/prof64le.prof" 2>"$W/p.err"; }
 rows() { grep -c '%.*%' "$1"; }

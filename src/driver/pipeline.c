@@ -202,17 +202,33 @@ static struct profile *load_profiles(const struct options *o, struct fetcher *f,
 				     const char *program, char **files, int n,
 				     const struct reader **rd, struct err *e)
 {
+	struct read_options ro = { .max_input = o->max_input };
+	const struct reader *last;
 	struct profile *p, *q;
 	struct ahead a;
-	int i, ahead;
+	int i, first, ahead;
 
-	if (load_one(o, f, program, files[n - 1], &p, rd, e) < 0)
+	if (load_one(o, f, program, files[n - 1], &p, &last, e) < 0)
 		return NULL;
-	ahead = ahead_start(&a, o, program, files, n - 1);
-	for (i = 0; i < n - 1; i++) {
+	if (rd)
+		*rd = last;
+	/*
+	 * Profiles of the same run are added straight to p while they can be
+	 * (reader.h); from the first that cannot, they are read ahead and merged.
+	 */
+	for (first = 0; first < n - 1 && !remote_is(files[first]); first++) {
+		int r = reader_add(files[first], &ro, last, p, e);
+
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+	}
+	ahead = ahead_start(&a, o, program, files + first, n - 1 - first);
+	for (i = first; i < n - 1; i++) {
 		if (!ahead) {
 			q = load_more(o, f, program, files[i], p, files[n - 1], e);
-		} else if ((q = ahead_take(&a, i, e)) && !same_kind(q, p)) {
+		} else if ((q = ahead_take(&a, i - first, e)) && !same_kind(q, p)) {
 			err_set(e, "%s: not the same kind of profile as %s", files[i], files[n - 1]);
 			profile_free(q);
 			q = NULL;

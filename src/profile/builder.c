@@ -28,6 +28,7 @@ struct stack_builder {
 	size_t n;
 	struct location **stack;
 	size_t cap_stack;
+	int keep_indexes;
 };
 
 struct stack_builder *stack_builder_begin(struct profile *p)
@@ -132,6 +133,11 @@ void stack_builder_add(struct stack_builder *b, const uint64_t *addr, size_t n,
 	stack_builder_commit(b, n, value);
 }
 
+void stack_builder_keep_indexes(struct stack_builder *b)
+{
+	b->keep_indexes = 1;
+}
+
 void stack_builder_end(struct stack_builder *b)
 {
 	if (!b)
@@ -139,7 +145,8 @@ void stack_builder_end(struct stack_builder *b)
 	flush(b);
 	sample_queue_finish(b->queue);
 	/* Symbolization and reports come next, and look nothing up by address or stack. */
-	profile_drop_indexes(b->p);
+	if (!b->keep_indexes)
+		profile_drop_indexes(b->p);
 	free(b->cache);
 	free(b->value);
 	free(b->addr);

@@ -489,20 +489,22 @@ void profile_copy_lines(struct profile *dst, struct location *d, const struct lo
 		free(ln);
 }
 
-/* s's labels with dst's strings; the order stays canonical. */
-static struct label *translate_labels(struct profile *dst, const struct sample *s,
-				      struct label **buf, size_t *cap)
+/* Appends s's labels with dst's strings to (*buf)[*n...]; the order stays canonical. */
+static void translate_labels(struct profile *dst, const struct sample *s, struct label **buf,
+			     size_t *cap, size_t *n)
 {
+	struct label *out;
 	uint32_t i;
 
-	GROW(*buf, *cap, s->nlabel + 1);
+	GROW(*buf, *cap, *n + s->nlabel + 1);
+	out = *buf + *n;
 	for (i = 0; i < s->nlabel; i++) {
-		(*buf)[i].key = profile_intern(dst, s->label[i].key);
-		(*buf)[i].str = profile_intern(dst, s->label[i].str);
-		(*buf)[i].num = s->label[i].num;
-		(*buf)[i].num_unit = profile_intern(dst, s->label[i].num_unit);
+		out[i].key = profile_intern(dst, s->label[i].key);
+		out[i].str = profile_intern(dst, s->label[i].str);
+		out[i].num = s->label[i].num;
+		out[i].num_unit = profile_intern(dst, s->label[i].num_unit);
 	}
-	return *buf;
+	*n += s->nlabel;
 }
 
 /*
@@ -623,16 +625,40 @@ static struct location *relocate(struct profile *dst, const struct relocation *r
 	return r->loc[l->id - 1] = d;
 }
 
-/* dst's locations for the stack of src's sample s. */
-static struct location **translate(struct profile *dst, const struct relocation *r,
-				   const struct sample *s, struct location ***buf, size_t *cap)
+/* Hints dst's location table for the frames of s not relocated yet: stage 0 the slot, 1 the location. */
+static void relocate_hint(const struct profile *dst, const struct relocation *r,
+			  const struct sample *s, int stage)
 {
 	uint32_t i;
 
-	GROW(*buf, *cap, s->nlocation + 1);
+	for (i = 0; i < s->nlocation; i++) {
+		const struct location *l = s->location[i];
+		uint64_t a = l->address;
+
+		if (r->loc[l->id - 1])
+			continue;
+		if (l->mapping)
+			a += (uint64_t)r->delta[l->mapping->id - 1];
+		if (stage)
+			profile_prefetch_location_body(dst, a);
+		else
+			profile_prefetch_location(dst, a);
+	}
+}
+
+/* Appends dst's locations for the stack of src's sample s to (*buf)[*n...]. */
+static struct location **translate(struct profile *dst, const struct relocation *r,
+				   const struct sample *s, struct location ***buf, size_t *cap, size_t *n)
+{
+	struct location **out;
+	uint32_t i;
+
+	GROW(*buf, *cap, *n + s->nlocation + 1);
+	out = *buf + *n;
 	for (i = 0; i < s->nlocation; i++)
-		(*buf)[i] = relocate(dst, r, s->location[i]);
-	return *buf;
+		out[i] = relocate(dst, r, s->location[i]);
+	*n += s->nlocation;
+	return out;
 }
 
 /* What src's values are multiplied by to be in dst's fixed-point unit (scales are powers of two). */
@@ -653,6 +679,27 @@ static void rescale(struct profile *p, int64_t value_scale)
 	p->value_scale = value_scale;
 }
 
+#define MERGE_BATCH 1024 /* samples translated before they are added */
+#define MERGE_DISTANCE 16 /* samples between a lookup's two hints */
+
+/*
+ * Whether src's samples can be added on the queue's thread while their
+ * stacks are translated: the queue carries no labels, and the translation
+ * must add no functions (src's locations have no lines to copy).
+ */
+static int plain_source(const struct profile *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->nlocation; i++)
+		if (src->location[i]->nline)
+			return 0;
+	for (i = 0; i < src->nsample; i++)
+		if (src->sample[i]->nlabel)
+			return 0;
+	return 1;
+}
+
 /*
  * Adds src's samples times scale to dst.  With drop_negative, stacks dst
  * lacks are skipped and results below zero become zero.  Every address of
@@ -663,42 +710,80 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 		    int drop_negative)
 {
 	struct relocation rel;
+	struct sample_queue *queue;
 	struct location **buf = NULL;
 	struct label *lbuf = NULL;
 	int64_t *val = xcalloc(dst->nsample_type, sizeof(*val));
-	size_t cap = 0, lcap = 0, i, j;
+	size_t cap = 0, lcap = 0, i, j, k, nb;
+	uint64_t hash[MERGE_BATCH];
+	size_t loc_off[MERGE_BATCH], label_off[MERGE_BATCH];
 
 	if (src->nsample_type != dst->nsample_type)
 		BUG("combining profiles of different sample types");
 	if (profile_value_scale(src) > profile_value_scale(dst))
 		rescale(dst, src->value_scale);
 	relocation_init(&rel, dst, src);
-	for (i = 0; i < src->nsample; i++) {
-		const struct sample *s = src->sample[i];
-		struct location **loc = translate(dst, &rel, s, &buf, &cap);
-		struct label *lab = translate_labels(dst, s, &lbuf, &lcap);
-		uint64_t h = labels_hash(profile_stack_hash(loc, s->nlocation), lab, s->nlabel);
-		struct sample *d;
+	sample_index(dst);
+	queue = !drop_negative && plain_source(src) ? sample_queue_start(dst) : NULL;
+	for (i = 0; i < src->nsample; i += nb) {
+		size_t nloc = 0, nlab = 0;
 
-		if (drop_negative) {
-			struct htab *t = sample_index(dst);
-			size_t k;
+		/* A batch's stacks in dst's terms and their hashes, then the additions, hinted ahead. */
+		nb = src->nsample - i < MERGE_BATCH ? src->nsample - i : MERGE_BATCH;
+		for (k = 0; k < nb; k++) {
+			const struct sample *s = src->sample[i + k];
+			struct location **loc;
 
-			HTAB_FIND(t, h, k, same_sample(dst->sample[t->slot[k].idx - 1], loc, s->nlocation,
-						       lab, s->nlabel));
-			if (!t->slot[k].idx)
-				continue;
+			if (i + k + 2 * MERGE_DISTANCE < src->nsample)
+				relocate_hint(dst, &rel, src->sample[i + k + 2 * MERGE_DISTANCE], 0);
+			if (i + k + MERGE_DISTANCE < src->nsample)
+				relocate_hint(dst, &rel, src->sample[i + k + MERGE_DISTANCE], 1);
+			loc_off[k] = nloc;
+			label_off[k] = nlab;
+			loc = translate(dst, &rel, s, &buf, &cap, &nloc);
+			translate_labels(dst, s, &lbuf, &lcap, &nlab);
+			hash[k] = labels_hash(profile_stack_hash(loc, s->nlocation), lbuf + label_off[k],
+					      s->nlabel);
 		}
-		for (j = 0; j < dst->nsample_type; j++)
-			/* scale is 1 or -1; -INT64_MIN does not exist. */
-			val[j] = sat_mul(scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j],
-					 src_factor(dst, src));
-		d = add_sample(dst, loc, s->nlocation, val, h, lab, s->nlabel);
-		if (drop_negative)
+		for (k = 0; k < nb; k++) {
+			const struct sample *s = src->sample[i + k];
+			struct location **loc = buf + loc_off[k];
+			struct label *lab = lbuf + label_off[k];
+			struct sample *d;
+
+			if (queue) {
+				for (j = 0; j < dst->nsample_type; j++)
+					val[j] = sat_mul(scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j],
+							 src_factor(dst, src));
+				sample_queue_push(queue, loc, s->nlocation, val, hash[k]);
+				continue;
+			}
+			if (k + 2 * MERGE_DISTANCE < nb)
+				profile_prefetch_sample(dst, hash[k + 2 * MERGE_DISTANCE]);
+			if (k + MERGE_DISTANCE < nb)
+				profile_prefetch_sample_body(dst, hash[k + MERGE_DISTANCE]);
+			if (drop_negative) {
+				struct htab *t = sample_index(dst);
+				size_t x;
+
+				HTAB_FIND(t, hash[k], x, same_sample(dst->sample[t->slot[x].idx - 1], loc,
+								     s->nlocation, lab, s->nlabel));
+				if (!t->slot[x].idx)
+					continue;
+			}
 			for (j = 0; j < dst->nsample_type; j++)
-				if (d->value[j] < 0)
-					d->value[j] = 0;
+				/* scale is 1 or -1; -INT64_MIN does not exist. */
+				val[j] = sat_mul(scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j],
+						 src_factor(dst, src));
+			d = add_sample(dst, loc, s->nlocation, val, hash[k], lab, s->nlabel);
+			if (drop_negative)
+				for (j = 0; j < dst->nsample_type; j++)
+					if (d->value[j] < 0)
+						d->value[j] = 0;
+		}
 	}
+	if (queue)
+		sample_queue_finish(queue);
 	free(buf);
 	free(lbuf);
 	free(val);

@@ -95,11 +95,10 @@ static void window_advance(struct window *w, size_t upto)
 /*
  * The header: 0, the number of header words after this one (3 or more),
  * version 0, the sampling period in microseconds, then words we skip.
- * Sets the sample types; returns the period, or -1.
+ * Returns the period, or -1.
  */
-static int64_t read_header(struct cursor *c, unsigned width, struct profile *p)
+static int64_t parse_header(struct cursor *c, unsigned width)
 {
-	static const char *const types[] = { "samples", "count", "cpu", "nanoseconds" };
 	uint64_t hdr_words, version, period;
 
 	cursor_word(c, width, "profile header");
@@ -124,13 +123,24 @@ static int64_t read_header(struct cursor *c, unsigned width, struct profile *p)
 		return cursor_fail(c, width, "header of %llu words runs past end of file",
 				   (unsigned long long)hdr_words + 2);
 	c->off += (hdr_words - 2) * width;
+	return (int64_t)period;
+}
+
+/* The header, and p's sample types; returns the period, or -1. */
+static int64_t read_header(struct cursor *c, unsigned width, struct profile *p)
+{
+	static const char *const types[] = { "samples", "count", "cpu", "nanoseconds" };
+	int64_t period = parse_header(c, width);
+
+	if (period < 0)
+		return -1;
 	profile_set_sample_types(p, 2, types);
 	/* gperftools pprof reports samples; Go pprof would take the last type. */
 	p->default_sample_type = p->sample_type[0].type;
 	p->period_type.type = profile_intern(p, "cpu");
 	p->period_type.unit = profile_intern(p, "nanoseconds");
-	p->period = (int64_t)period * 1000;
-	return (int64_t)period;
+	p->period = period * 1000;
+	return period;
 }
 
 /* A slot of the record data; the width and order were checked by detect(). */
@@ -157,7 +167,7 @@ static inline uint64_t slot(const unsigned char *b, unsigned width, int big)
  * addresses: they are looked up one byte before, inside the call.
  */
 static int read_records(struct cursor *c, unsigned width, int64_t period, int raw, int mapped,
-			struct profile *p)
+			int adding, struct profile *p)
 {
 	uint64_t mask = width == 8 ? UINT64_MAX : UINT32_MAX;
 	struct stack_builder *sb = stack_builder_begin(p);
@@ -220,6 +230,8 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 		stack_builder_commit(sb, depth, val);
 		window_advance(&win, c->off);
 	}
+	if (adding)
+		stack_builder_keep_indexes(sb);
 	stack_builder_end(sb);
 	return ret;
 }
@@ -242,13 +254,96 @@ static int gperf_read(const char *name, const unsigned char *buf, size_t len,
 	c.big_endian = big;
 	p->address_bits = width * 8;
 	if ((period = read_header(&c, width, p)) < 0 ||
-	    read_records(&c, width, period, ro && ro->raw_addresses, ro && ro->mapped, p) < 0)
+	    read_records(&c, width, period, ro && ro->raw_addresses, ro && ro->mapped, 0, p) < 0)
 		return -1;
 	maps_parse(p, name, (const char *)c.buf + c.off, cursor_left(&c));
 	/* Locations were created before the mappings were known. */
 	for (i = 0; i < p->nlocation; i++)
 		p->location[i]->mapping = profile_find_mapping(p, p->location[i]->address);
 	return 0;
+}
+
+/*
+ * Where the map text starts, found by walking the records without reading
+ * their stacks; 0 when a record is damaged or the trailer is missing.
+ */
+static size_t maps_offset(const unsigned char *buf, size_t len, size_t off, unsigned width,
+			  int big, int64_t period)
+{
+	while (len - off >= 2 * width) {
+		uint64_t count = slot(buf + off, width, big), depth = slot(buf + off + width, width, big);
+
+		off += 2 * width;
+		if (depth == 0 || depth > (len - off) / width || depth > UINT32_MAX)
+			return 0;
+		if (slot(buf + off, width, big) == 0)
+			return off + depth * width;
+		if (count > INT64_MAX / 1000 / (period ? (uint64_t)period : 1))
+			return 0;
+		off += depth * width;
+	}
+	return 0;
+}
+
+/* Whether two lists of mappings are the same objects at the same addresses, none twice. */
+static int same_mappings(const struct profile *a, const struct profile *b)
+{
+	size_t i, j;
+
+	if (a->nmapping != b->nmapping || a->nmapping > 256)
+		return 0;
+	for (i = 0; i < a->nmapping; i++) {
+		const struct mapping *m = a->mapping[i], *n = b->mapping[i];
+
+		if (m->start != n->start || m->limit != n->limit || m->offset != n->offset ||
+		    strcmp(m->file, n->file) || strcmp(m->build_id, n->build_id))
+			return 0;
+		/* Merging would relocate a second mapping of an object to its first. */
+		for (j = 0; j < i; j++)
+			if (a->mapping[j]->offset == m->offset && !strcmp(a->mapping[j]->file, m->file) &&
+			    a->mapping[j]->limit - a->mapping[j]->start == m->limit - m->start)
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * Another profile of the program, added straight to p when its mapped
+ * objects are p's at the same addresses: its addresses are p's, and its
+ * records read into p give the locations and samples (in the same order)
+ * that reading it alone and merging it would, without a table of its own
+ * stacks.  Anything else, a damaged file included, is left to that.
+ */
+static int gperf_add(const char *name, const unsigned char *buf, size_t len,
+		     const struct read_options *ro, struct profile *p, struct err *e)
+{
+	struct err scratch = { { 0 } };
+	struct profile *maps;
+	struct cursor c;
+	unsigned width;
+	int big, same;
+	int64_t period;
+	size_t text;
+
+	if ((ro && ro->raw_addresses) || !detect(buf, len, &width, &big) ||
+	    p->address_bits != width * 8)
+		return 0;
+	cursor_init(&c, name, buf, len, &scratch);
+	c.big_endian = big;
+	if ((period = parse_header(&c, width)) < 0 ||
+	    !(text = maps_offset(buf, len, c.off, width, big, period)))
+		return 0;
+	maps = profile_new();
+	same = maps_parse_clean(maps, (const char *)buf + text, len - text) == 0 &&
+	       same_mappings(maps, p);
+	profile_free(maps);
+	if (!same)
+		return 0;
+	if (read_records(&c, width, period, 0, ro && ro->mapped, 1, p) < 0) {
+		*e = scratch;
+		return -1;
+	}
+	return 1;
 }
 
 /*
@@ -271,5 +366,6 @@ const struct reader reader_gperf = {
 	.name = "gperftools CPU profile",
 	.sniff = gperf_sniff,
 	.read = gperf_read,
+	.add = gperf_add,
 	.frames = &cpu_frames,
 };

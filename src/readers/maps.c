@@ -67,9 +67,8 @@ static void expand_build(struct strbuf *sb, const char *path, size_t n, const ch
  * cooked "start-end: path" line.  Only executable mappings with a path enter
  * the model; other lines are ignored, as the format asks.
  */
-static void parse_map_line(struct profile *p, const char *name, const char *line,
-			   const char *end, struct strbuf *build, struct strbuf *path,
-			   unsigned lineno)
+static int parse_map_line(struct profile *p, const char *line, const char *end,
+			  struct strbuf *build, struct strbuf *path)
 {
 	const char *s = skip_space(line, end), *perm, *f;
 	uint64_t start, limit, offset = 0, major = 0, minor = 0, inode = 0;
@@ -80,10 +79,10 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 			goto bad;
 		sb_reset(build);
 		sb_add(build, s + 6, (size_t)(end - s - 6));
-		return;
+		return 0;
 	}
 	if (parse_hex(&s, end, &start) < 0 || s >= end || *s != '-') {
-		return;
+		return 0;
 	}
 	s++;
 	if (parse_hex(&s, end, &limit) < 0 || s >= end)
@@ -98,7 +97,7 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 		if (s - perm != 4)
 			goto bad;
 		if (perm[2] != 'x')
-			return;
+			return 0;
 		s = skip_space(s, end);
 		if (parse_hex(&s, end, &offset) < 0)
 			goto bad;
@@ -119,32 +118,34 @@ static void parse_map_line(struct profile *p, const char *name, const char *line
 	while (end > f && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 		end--;
 	if (f >= end)
-		return;
+		return 0;
 	/* A path with a NUL in it would name another file (the part before it). */
 	if (limit <= start || memchr(f, '\0', (size_t)(end - f)))
 		goto bad;
 	expand_build(path, f, (size_t)(end - f), build->buf);
 	/* "$build" with no build= line names nothing. */
 	if (!path->len)
-		return;
+		return 0;
 	m = profile_add_mapping(p, start, limit, offset, path->buf, "");
 	if (major <= UINT32_MAX && minor <= UINT32_MAX) {
 		m->device = makedev((unsigned)major, (unsigned)minor);
 		m->inode = inode;
 	}
-	return;
+	return 0;
 bad:
-	warnf("%s: ignoring malformed mapping line %u", name, lineno);
+	return -1;
 }
 
-void maps_parse(struct profile *p, const char *name, const char *text, size_t len)
+/* The lines of text; with name, malformed ones are warned about, else the first ends the parse. */
+static int parse_lines(struct profile *p, const char *name, const char *text, size_t len)
 {
 	struct strbuf build = STRBUF_INIT, path = STRBUF_INIT;
 	const char *s, *end;
 	unsigned lineno = 0;
+	int ret = 0;
 
 	if (!len)
-		return;  /* text may be NULL then */
+		return 0;  /* text may be NULL then */
 	s = text;
 	end = text + len;
 
@@ -153,10 +154,25 @@ void maps_parse(struct profile *p, const char *name, const char *text, size_t le
 		const char *le = nl ? nl : end;
 
 		lineno++;
-		parse_map_line(p, name, s, le, &build, &path, lineno);
+		if (parse_map_line(p, s, le, &build, &path) < 0) {
+			ret = -1;
+			if (!name)
+				break;
+			warnf("%s: ignoring malformed mapping line %u", name, lineno);
+		}
 		s = nl ? nl + 1 : end;
 	}
 	sb_release(&build);
 	sb_release(&path);
+	return ret;
 }
 
+void maps_parse(struct profile *p, const char *name, const char *text, size_t len)
+{
+	parse_lines(p, name, text, len);
+}
+
+int maps_parse_clean(struct profile *p, const char *text, size_t len)
+{
+	return parse_lines(p, NULL, text, len);
+}

@@ -15,5 +15,7 @@
  * naming the file.
  */
 void maps_parse(struct profile *p, const char *name, const char *text, size_t len);
+/* The same, silent: -1 at the first malformed line (p has the mappings before it). */
+int maps_parse_clean(struct profile *p, const char *text, size_t len);
 
 #endif

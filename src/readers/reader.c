@@ -139,6 +139,35 @@ int reader_load(const char *path, const struct read_options *ro, struct profile 
 	return r;
 }
 
+int reader_add_buffer(const char *path, const unsigned char *buf, size_t len,
+		      const struct read_options *ro, const struct reader *rd, struct profile *p,
+		      struct err *e)
+{
+	if (!rd->add || !len || reader_for(buf, len) != rd)
+		return 0;
+	return rd->add(path, buf, len, ro, p, e);
+}
+
+int reader_add(const char *path, const struct read_options *ro, const struct reader *rd,
+	       struct profile *p, struct err *e)
+{
+	struct read_options mro = { 0 };
+	void *map;
+	size_t len;
+	int r;
+
+	if (!rd->add)
+		return 0;
+	if (map_file(path, &map, &len, e) < 0)
+		return -1;
+	if (ro)
+		mro = *ro;
+	mro.mapped = 1;
+	r = reader_add_buffer(path, map, len, &mro, rd, p, e);
+	munmap(map, len);
+	return r;
+}
+
 int reader_claims(const char *path)
 {
 	struct err e;

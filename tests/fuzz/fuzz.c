@@ -129,6 +129,58 @@ void fuzz_report(const struct profile *p, const struct reader *r,
 	free(o.args);
 }
 
+/* Whether two profiles have the same samples (in order), values and locations. */
+static int same_samples(const struct profile *a, const struct profile *b)
+{
+	size_t i, j;
+
+	if (a->nsample != b->nsample || a->nlocation != b->nlocation ||
+	    a->nmapping != b->nmapping || a->nsample_type != b->nsample_type)
+		return 0;
+	for (i = 0; i < a->nlocation; i++)
+		if (a->location[i]->address != b->location[i]->address)
+			return 0;
+	for (i = 0; i < a->nsample; i++) {
+		const struct sample *s = a->sample[i], *t = b->sample[i];
+
+		if (s->nlocation != t->nlocation)
+			return 0;
+		for (j = 0; j < s->nlocation; j++)
+			if (s->location[j]->id != t->location[j]->id)
+				return 0;
+		for (j = 0; j < a->nsample_type; j++)
+			if (s->value[j] != t->value[j])
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * A reader's add hook, given the input a second time: what it adds must
+ * be what merging the input read alone gives.
+ */
+static void add_twice(const struct reader *r, const struct read_options *ro, const uint8_t *data,
+		      size_t size, const struct profile *p)
+{
+	struct profile *added = profile_new(), *merged = profile_new();
+	struct err e = { { 0 } };
+	int rc;
+
+	if (r->read("fuzz", data, size, ro, added, &e) < 0 ||
+	    r->read("fuzz", data, size, ro, merged, &e) < 0)
+		broken("a second read of the same input", e.msg);
+	rc = reader_add_buffer("fuzz", data, size, ro, r, added, &e);
+	if (rc < 0 && strncmp(e.msg, "fuzz", 4))
+		broken("a reader's message does not name the file", e.msg);
+	if (rc > 0) {
+		profile_merge(merged, p, 1);
+		if (!same_samples(added, merged))
+			broken("adding an input to its own profile", "differs from merging it");
+	}
+	profile_free(added);
+	profile_free(merged);
+}
+
 int fuzz_reader(const struct reader *r, const struct read_options *ro, const uint8_t *data,
 		size_t size)
 {
@@ -139,9 +191,11 @@ int fuzz_reader(const struct reader *r, const struct read_options *ro, const uin
 	if (!size || !r->sniff(data, size))
 		return 0;
 	p = profile_new();
-	if (r->read("fuzz", data, size, ro, p, &e) == 0)
+	if (r->read("fuzz", data, size, ro, p, &e) == 0) {
+		if (r->add)
+			add_twice(r, ro, data, size, p);
 		fuzz_exercise(p, r);
-	else if (strncmp(e.msg, "fuzz", 4))
+	} else if (strncmp(e.msg, "fuzz", 4))
 		broken("a reader's message does not name the file", e.msg);
 	profile_free(p);
 	return 0;
