@@ -39,6 +39,16 @@ struct locinfo {
 	uint32_t key;          /* the entry when there is one: reduction reads no further */
 };
 
+/*
+ * Per function and line of the profile's frames, the entry a report makes
+ * of its "file:line" once: locations by the thousand share a few lines.
+ */
+struct flinfo {
+	const struct function *fn;
+	int64_t line;
+	uint32_t key[2];       /* the entry + 1 at the granularity, plain and "(inline)"; 0 = not yet */
+};
+
 struct entry_index {
 	struct strtab *keys;
 	struct htab by_key;    /* entries by key pointer */
@@ -69,6 +79,9 @@ struct builder {
 	size_t cap_lines;
 	int si;                 /* the sample value reduced */
 	int mean;               /* ... divided by the first (--mean_delay) */
+	struct flinfo *fl;      /* by function and line (fl_get) */
+	size_t nfl, cap_fl;
+	struct htab fl_index;
 	uint32_t *skip;         /* per sample: its stack's k (struct wstack) */
 	uint32_t *outer;        /* per location: its outermost frame's function id, 0 for none */
 };
@@ -189,6 +202,59 @@ static const char *triple_fileline(struct builder *b, const struct location *loc
 	sb_addc(&b->tmp, ':');
 	sb_add_int(&b->tmp, ln->line);
 	return b->tmp.buf;
+}
+
+static uint64_t fl_hash(const struct line *ln)
+{
+	return hash_u64((uintptr_t)ln->function ^ hash_u64((uint64_t)ln->line));
+}
+
+/* The flinfo of a line's function and number, made when new. */
+static struct flinfo *fl_get(struct builder *b, const struct line *ln)
+{
+	uint64_t h = fl_hash(ln);
+	struct flinfo *f;
+	size_t k;
+
+	if (!b->fl_index.slot)
+		htab_init(&b->fl_index, 1024);
+	HTAB_FIND(&b->fl_index, h, k, b->fl[b->fl_index.slot[k].idx - 1].fn == ln->function &&
+					  b->fl[b->fl_index.slot[k].idx - 1].line == ln->line);
+	if (b->fl_index.slot[k].idx)
+		return &b->fl[b->fl_index.slot[k].idx - 1];
+	GROW(b->fl, b->cap_fl, b->nfl + 1);
+	f = &b->fl[b->nfl++];
+	memset(f, 0, sizeof(*f));
+	f->fn = ln->function;
+	f->line = ln->line;
+	htab_insert(&b->fl_index, k, h, (uint32_t)b->nfl);
+	return f;
+}
+
+/*
+ * Hints what build_keys reads of location i ahead of it, in stages: the
+ * location, its lines, the slot of its outermost line in fl_index, the
+ * flinfo there.
+ */
+static void fl_hint(const struct builder *b, size_t i)
+{
+	const struct profile *p = b->p;
+
+	if (i + 32 < p->nlocation)
+		__builtin_prefetch(p->location[i + 32]);
+	if (i + 16 < p->nlocation && p->location[i + 16]->nline)
+		__builtin_prefetch(triple_line(p->location[i + 16], 0));
+	if (!b->fl_index.slot)
+		return;
+	if (i + 8 < p->nlocation && p->location[i + 8]->nline)
+		htab_prefetch(&b->fl_index, fl_hash(triple_line(p->location[i + 8], 0)));
+	if (i + 4 < p->nlocation && p->location[i + 4]->nline) {
+		uint64_t h = fl_hash(triple_line(p->location[i + 4], 0));
+		const struct htab_slot *sl = &b->fl_index.slot[h & b->fl_index.mask];
+
+		if (sl->idx && sl->hash == (uint32_t)h)
+			__builtin_prefetch(&b->fl[sl->idx - 1]);
+	}
 }
 
 /* Whether RemoveUninterestingFrames takes frames of this short name out. */
@@ -366,27 +432,14 @@ static uint32_t address_entry(struct builder *b, const struct location *loc)
  * The entry of one triple at the granularity (pprof's TranslateStack);
  * inl: an inner level, inlined into the next one out.
  */
-static uint32_t triple_entry(struct builder *b, const struct location *loc, int j, int inl)
+static uint32_t compose_entry(struct builder *b, const struct location *loc, int j, int inl,
+			      int *by_address)
 {
 	const struct fninfo *fi = loc->nline ? triple_fi(b, loc, j) : NULL;
 	const char *func = fi ? (fi->over ? fi->over : fi->shrt) : triple_short(b, loc, j);
 	const char *fl;
 	char a[32];
 
-	/* The common case, names alone: one entry per function and inline flag. */
-	if (b->o->granularity == GRAN_FUNCTIONS && fi && !b->o->show_addresses &&
-	    strcmp(fi->shrt, "??") != 0) {
-		uint32_t *k = &b->fi[fi - b->fi].key[inl];
-
-		if (!*k) {
-			sb_reset(&b->sb);
-			sb_adds(&b->sb, func);
-			if (inl)
-				sb_adds(&b->sb, " (inline)");
-			*k = entry_for(b, intern(b, b->sb.buf), NULL) + 1;
-		}
-		return *k - 1;
-	}
 	/* The parts are composed in scratch buffers: only the key is interned. */
 	sb_reset(&b->fn);
 	sb_adds(&b->fn, func);
@@ -407,7 +460,7 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 		break;
 	case GRAN_LINES:
 		if (!strcmp(func, "??") && !strcmp(fl, "??:0"))
-			return address_entry(b, loc);
+			return *by_address = 1, address_entry(b, loc);
 		sb_adds(&b->sb, func);
 		sb_addc(&b->sb, ' ');
 		sb_adds(&b->sb, fl);
@@ -416,7 +469,7 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 		break;
 	case GRAN_FUNCTIONS:
 		if (!strcmp(func, "??"))
-			return address_entry(b, loc);
+			return *by_address = 1, address_entry(b, loc);
 		if (b->o->show_addresses)
 			sb_addf(&b->sb, "%s (%s)", func, a);
 		else
@@ -424,7 +477,7 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 		break;
 	case GRAN_FILEFUNCTIONS:
 		if (!strcmp(func, "??") && !strcmp(fl, "??:0"))
-			return address_entry(b, loc);
+			return *by_address = 1, address_entry(b, loc);
 		sb_adds(&b->sb, func);
 		/* Go names these "function file": the file without its line. */
 		if (loc->nline && triple_line(loc, j)->function->filename[0])
@@ -432,7 +485,7 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 		break;
 	case GRAN_FILES:
 		if (!strcmp(fl, "??:0") || !fl[0]) {
-			return address_entry(b, loc);
+			return *by_address = 1, address_entry(b, loc);
 		} else {
 			size_t len = strlen(fl), k = len;
 
@@ -446,8 +499,45 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 	}
 	/* An untried address keeps it as its name; "ADDR " and the like stay distinct. */
 	if (!strcmp(b->sb.buf, a))
-		return address_entry(b, loc);
+		return *by_address = 1, address_entry(b, loc);
 	return entry_for(b, intern(b, b->sb.buf), NULL);
+}
+
+/*
+ * The entry of one triple at the granularity (pprof's TranslateStack);
+ * inl: an inner level, inlined into the next one out.  Names alone make
+ * one entry per function and inline flag; names with a file or line one
+ * per function, line and flag, unless the address had to stand in.
+ */
+static uint32_t triple_entry(struct builder *b, const struct location *loc, int j, int inl)
+{
+	const struct fninfo *fi = loc->nline ? triple_fi(b, loc, j) : NULL;
+	enum granularity g = b->o->granularity;
+	uint32_t *k = NULL;
+	int by_address = 0;
+	uint32_t e;
+
+	if (fi && !b->o->show_addresses && strcmp(fi->shrt, "??") != 0) {
+		if (g == GRAN_FUNCTIONS) {
+			k = &b->fi[fi - b->fi].key[inl];
+			if (!*k) {
+				sb_reset(&b->sb);
+				sb_adds(&b->sb, fi->over ? fi->over : fi->shrt);
+				if (inl)
+					sb_adds(&b->sb, " (inline)");
+				*k = entry_for(b, intern(b, b->sb.buf), NULL) + 1;
+			}
+			return *k - 1;
+		}
+		if (g == GRAN_LINES || g == GRAN_FILEFUNCTIONS || g == GRAN_FILES)
+			k = &fl_get(b, triple_line(loc, j))->key[inl];
+	}
+	if (k && *k)
+		return *k - 1;
+	e = compose_entry(b, loc, j, inl, &by_address);
+	if (k && !by_address)
+		*k = e + 1;
+	return e;
 }
 
 /* Every location's entries, innermost first; none for removed or kernel frames. */
@@ -464,6 +554,9 @@ static void build_keys(struct builder *b)
 		int j;
 
 		li->key_off = (uint32_t)b->nkeys;
+		if (b->o->granularity == GRAN_LINES || b->o->granularity == GRAN_FILES ||
+		    b->o->granularity == GRAN_FILEFUNCTIONS)
+			fl_hint(b, i);
 		if (li->uninteresting || (b->addr_digits == 16 && loc->address > 0x7fffffffffffffffULL) ||
 		    (gofilter_flags(b->gf, loc) & GF_HIDDEN))
 			continue;
@@ -546,6 +639,11 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
 		const struct location *loc = b->p->location[i];
 		struct locinfo *li = &b->li[i];
 
+		/* Matching reads the location and its lines: hinted ahead. */
+		if ((focus || ignore) && i + 32 < b->p->nlocation)
+			__builtin_prefetch(b->p->location[i + 32]);
+		if ((focus || ignore) && i + 16 < b->p->nlocation && b->p->location[i + 16]->nline)
+			__builtin_prefetch(triple_line(b->p->location[i + 16], 0));
 		/* Judged by the outermost frame's short name ("??" passes). */
 		if (loc->nline)
 			li->uninteresting = triple_fi(b, loc, 0)->uninteresting;
@@ -1122,6 +1220,8 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	ret = 0;
 out:
 	free(b.skip);
+	free(b.fl);
+	htab_release(&b.fl_index);
 	free(b.fi);
 	free(b.li);
 	free(b.outer);
