@@ -7,16 +7,18 @@
 #include "err.h"
 
 /*
- * A report is written to fp, a memory stream; output_commit copies it to
- * stdout, or to a temporary file in the target's directory that is then
+ * A report is written to fp, a stream into memory; output_commit copies it
+ * to stdout, or to a temporary file in the target's directory that is then
  * renamed over the target.  output_abort discards it.  Either way nothing
  * half-written is ever left behind.
  */
+struct output_chunk;
+
 struct output {
 	FILE *fp;
-	char *buf;
-	size_t len;
-	const char *path;   /* NULL for stdout */
+	struct output_chunk *head, *tail; /* what fp has written, in blocks never moved */
+	int failed;                       /* out of memory */
+	const char *path;                 /* NULL for stdout */
 };
 
 int output_open(struct output *o, const char *path, struct err *e);

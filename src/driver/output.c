@@ -11,13 +11,71 @@
 #include "strbuf.h"
 #include "util.h"
 
+/*
+ * The report is kept in blocks that fill one after the other: a memory
+ * stream would copy the whole text each time it doubled, and hold both
+ * copies while it did.
+ */
+#define CHUNK (256u << 10)
+
+struct output_chunk {
+	struct output_chunk *next;
+	size_t len;
+	char data[CHUNK];
+};
+
+static ssize_t chunk_write(void *cookie, const char *buf, size_t len)
+{
+	struct output *o = cookie;
+	size_t done = 0;
+
+	while (done < len) {
+		struct output_chunk *c = o->tail;
+		size_t n;
+
+		if (!c || c->len == CHUNK) {
+			if (!(c = malloc(sizeof(*c)))) {
+				o->failed = 1;
+				errno = ENOMEM;
+				return done ? (ssize_t)done : -1;
+			}
+			c->next = NULL;
+			c->len = 0;
+			if (o->tail)
+				o->tail->next = c;
+			else
+				o->head = c;
+			o->tail = c;
+		}
+		n = CHUNK - c->len < len - done ? CHUNK - c->len : len - done;
+		memcpy(c->data + c->len, buf + done, n);
+		c->len += n;
+		done += n;
+	}
+	return (ssize_t)len;
+}
+
+static void free_chunks(struct output *o)
+{
+	while (o->head) {
+		struct output_chunk *c = o->head;
+
+		o->head = c->next;
+		free(c);
+	}
+	o->tail = NULL;
+}
+
 int output_open(struct output *o, const char *path, struct err *e)
 {
+	cookie_io_functions_t io = { .write = chunk_write };
+
 	memset(o, 0, sizeof(*o));
 	o->path = path && strcmp(path, "-") ? path : NULL;
-	o->fp = open_memstream(&o->buf, &o->len);
+	o->fp = fopencookie(o, "w", io);
 	if (!o->fp)
 		return err_set(e, "cannot buffer output: %s", strerror(errno));
+	setvbuf(o->fp, NULL, _IOFBF, 64u << 10);
 	return 0;
 }
 
@@ -37,14 +95,24 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+static int write_chunks(int fd, const struct output *o)
+{
+	const struct output_chunk *c;
+
+	for (c = o->head; c; c = c->next)
+		if (write_all(fd, c->data, c->len) < 0)
+			return -1;
+	return 0;
+}
+
 /* Devices, pipes and sockets are written in place: there is nothing to replace. */
-static int write_in_place(const char *path, const char *buf, size_t len, struct err *e)
+static int write_in_place(const char *path, const struct output *o, struct err *e)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return err_set(e, "cannot open '%s': %s", path, strerror(errno));
-	if (write_all(fd, buf, len) < 0) {
+	if (write_chunks(fd, o) < 0) {
 		err_set(e, "cannot write '%s': %s", path, strerror(errno));
 		close(fd);
 		return -1;
@@ -58,7 +126,7 @@ static int write_in_place(const char *path, const char *buf, size_t len, struct 
  * over it, keeping an existing file's mode; a symbolic link is followed so
  * that the file it names is replaced, not the link.
  */
-static int replace_file(const char *path, const char *buf, size_t len, struct err *e)
+static int replace_file(const char *path, const struct output *o, struct err *e)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	char *real = realpath(path, NULL);
@@ -80,7 +148,7 @@ static int replace_file(const char *path, const char *buf, size_t len, struct er
 		err_set(e, "cannot create a file beside '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	if (write_all(fd, buf, len) < 0 || fchmod(fd, mode) < 0) {
+	if (write_chunks(fd, o) < 0 || fchmod(fd, mode) < 0) {
 		err_set(e, "cannot write '%s': %s", tmp.buf, strerror(errno));
 		close(fd);
 		unlink(tmp.buf);
@@ -104,26 +172,25 @@ int output_commit(struct output *o, struct err *e)
 	struct stat st;
 	int ret = -1;
 
-	if (fclose(o->fp) != 0) {
+	if (fclose(o->fp) != 0 || o->failed) {
 		o->fp = NULL;
-		err_set(e, "cannot buffer output: %s", strerror(errno));
+		err_set(e, "cannot buffer output: %s", strerror(o->failed ? ENOMEM : errno));
 		goto out;
 	}
 	o->fp = NULL;
 	if (!o->path) {
-		if (write_all(STDOUT_FILENO, o->buf, o->len) < 0) {
+		if (write_chunks(STDOUT_FILENO, o) < 0) {
 			err_set(e, "cannot write to standard output: %s", strerror(errno));
 			goto out;
 		}
 		ret = 0;
 	} else if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		ret = write_in_place(o->path, o->buf, o->len, e);
+		ret = write_in_place(o->path, o, e);
 	} else {
-		ret = replace_file(o->path, o->buf, o->len, e);
+		ret = replace_file(o->path, o, e);
 	}
 out:
-	free(o->buf);
-	o->buf = NULL;
+	free_chunks(o);
 	return ret;
 }
 
@@ -131,6 +198,6 @@ void output_abort(struct output *o)
 {
 	if (o->fp)
 		fclose(o->fp);
-	free(o->buf);
+	free_chunks(o);
 	memset(o, 0, sizeof(*o));
 }
