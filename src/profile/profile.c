@@ -723,7 +723,8 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 	if (profile_value_scale(src) > profile_value_scale(dst))
 		rescale(dst, src->value_scale);
 	relocation_init(&rel, dst, src);
-	sample_index(dst);
+	/* The hints below read both tables: a read that ended dropped them. */
+	profile_index_ensure(dst);
 	queue = !drop_negative && plain_source(src) ? sample_queue_start(dst) : NULL;
 	for (i = 0; i < src->nsample; i += nb) {
 		size_t nloc = 0, nlab = 0;
