@@ -36,6 +36,7 @@ struct object {
 	int nm_fd;
 	Elf *nm_elf;
 	struct elfsyms nm_syms;
+	int nm_plain;          /* nm_syms is the .symtab of elf, as fn_syms would read it */
 	struct bounds bounds;
 	/* addr2line's symbols: the separate debug file's when it has them. */
 	struct elfsyms fn_syms;

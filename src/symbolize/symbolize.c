@@ -68,7 +68,9 @@ static void object_load_syms(struct symbolizer *s, struct object *ob)
 	}
 	if (dbg.len && (ob->nm_fd = open_regular(dbg.buf)) >= 0)
 		ob->nm_elf = elf_begin(ob->nm_fd, ELF_C_READ_MMAP, NULL);
-	if (!elfsyms_read(ob->nm_elf ? ob->nm_elf : ob->elf, 0, s->strings, &ob->nm_syms)) {
+	if (elfsyms_read(ob->nm_elf ? ob->nm_elf : ob->elf, 0, s->strings, &ob->nm_syms)) {
+		ob->nm_plain = !ob->nm_elf;
+	} else {
 		elfsyms_release(&ob->nm_syms);
 		elfsyms_read(ob->nm_elf ? ob->nm_elf : ob->elf, ELFSYMS_DYNAMIC | ELFSYMS_VERSIONS,
 			     s->strings, &ob->nm_syms);
@@ -92,8 +94,10 @@ void object_dwarf(struct symbolizer *s, struct object *ob)
 		Elf *de = dwarf_getelf(dw);
 
 		ob->dw = dwindex_new(ob->mod, s->strings, function_symbol, ob);
-		if (de && de != ob->elf) {
+		if (de && de != ob->elf)
 			dwfl_module_info(ob->mod, NULL, NULL, NULL, NULL, NULL, NULL, &ob->debug_file);
+		/* Without a separate debug file, de is the object itself, opened again. */
+		if (de && de != ob->elf && ob->debug_file) {
 			if (elfsyms_read(de, 0, s->strings, &ob->fn_syms))
 				ob->fn_elf = de;
 			else
@@ -102,7 +106,12 @@ void object_dwarf(struct symbolizer *s, struct object *ob)
 	}
 	if (!ob->fn_elf) {
 		ob->fn_elf = ob->elf;
-		if (!elfsyms_read(ob->elf, 0, s->strings, &ob->fn_syms)) {
+		/* The same table nm's view read: a copy, not a second read. */
+		if (ob->nm_plain) {
+			ob->fn_syms = ob->nm_syms;
+			ob->fn_syms.sym = xmalloc(ob->nm_syms.n * sizeof(*ob->fn_syms.sym));
+			memcpy(ob->fn_syms.sym, ob->nm_syms.sym, ob->nm_syms.n * sizeof(*ob->fn_syms.sym));
+		} else if (!elfsyms_read(ob->elf, 0, s->strings, &ob->fn_syms)) {
 			elfsyms_release(&ob->fn_syms);
 			elfsyms_read(ob->elf, ELFSYMS_DYNAMIC, s->strings, &ob->fn_syms);
 		}
