@@ -679,6 +679,18 @@ static void rescale(struct profile *p, int64_t value_scale)
 	p->value_scale = value_scale;
 }
 
+/* s's values times scale (1 or -1) in dst's fixed-point unit. */
+static void scaled_values(const struct profile *dst, const struct profile *src,
+			  const struct sample *s, int64_t scale, int64_t *val)
+{
+	size_t j;
+
+	for (j = 0; j < dst->nsample_type; j++)
+		/* -INT64_MIN does not exist. */
+		val[j] = sat_mul(scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j],
+				 src_factor(dst, src));
+}
+
 #define MERGE_BATCH 1024 /* samples translated before they are added */
 #define MERGE_DISTANCE 16 /* samples between a lookup's two hints */
 
@@ -753,9 +765,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 			struct sample *d;
 
 			if (queue) {
-				for (j = 0; j < dst->nsample_type; j++)
-					val[j] = sat_mul(scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j],
-							 src_factor(dst, src));
+				scaled_values(dst, src, s, scale, val);
 				sample_queue_push(queue, loc, s->nlocation, val, hash[k]);
 				continue;
 			}
@@ -772,10 +782,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 				if (!t->slot[x].idx)
 					continue;
 			}
-			for (j = 0; j < dst->nsample_type; j++)
-				/* scale is 1 or -1; -INT64_MIN does not exist. */
-				val[j] = sat_mul(scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j],
-						 src_factor(dst, src));
+			scaled_values(dst, src, s, scale, val);
 			d = add_sample(dst, loc, s->nlocation, val, hash[k], lab, s->nlabel);
 			if (drop_negative)
 				for (j = 0; j < dst->nsample_type; j++)

@@ -120,22 +120,36 @@ static int map_file(const char *path, void **map, size_t *len, struct err *e)
 	return 0;
 }
 
+/* A profile file mapped, and the read options that say so. */
+struct mapped {
+	void *map;
+	size_t len;
+	struct read_options ro;
+};
+
+static int map_profile(const char *path, const struct read_options *ro, struct mapped *m,
+		       struct err *e)
+{
+	if (map_file(path, &m->map, &m->len, e) < 0)
+		return -1;
+	memset(&m->ro, 0, sizeof(m->ro));
+	if (ro)
+		m->ro = *ro;
+	m->ro.mapped = 1;
+	return 0;
+}
+
 int reader_load(const char *path, const struct read_options *ro, struct profile **out,
 		const struct reader **rd, struct err *e)
 {
-	struct read_options mro = { 0 };
-	void *map;
-	size_t len;
+	struct mapped m;
 	int r;
 
 	*out = NULL;
-	if (map_file(path, &map, &len, e) < 0)
+	if (map_profile(path, ro, &m, e) < 0)
 		return -1;
-	if (ro)
-		mro = *ro;
-	mro.mapped = 1;
-	r = reader_load_buffer(path, map, len, &mro, out, rd, e);
-	munmap(map, len);
+	r = reader_load_buffer(path, m.map, m.len, &m.ro, out, rd, e);
+	munmap(m.map, m.len);
 	return r;
 }
 
@@ -151,20 +165,15 @@ int reader_add_buffer(const char *path, const unsigned char *buf, size_t len,
 int reader_add(const char *path, const struct read_options *ro, const struct reader *rd,
 	       struct profile *p, struct err *e)
 {
-	struct read_options mro = { 0 };
-	void *map;
-	size_t len;
+	struct mapped m;
 	int r;
 
 	if (!rd->add)
 		return 0;
-	if (map_file(path, &map, &len, e) < 0)
+	if (map_profile(path, ro, &m, e) < 0)
 		return -1;
-	if (ro)
-		mro = *ro;
-	mro.mapped = 1;
-	r = reader_add_buffer(path, map, len, &mro, rd, p, e);
-	munmap(map, len);
+	r = reader_add_buffer(path, m.map, m.len, &m.ro, rd, p, e);
+	munmap(m.map, m.len);
 	return r;
 }
 
