@@ -96,8 +96,8 @@ void object_dwarf(struct symbolizer *s, struct object *ob)
 		ob->dw = dwindex_new(ob->mod, s->strings, function_symbol, ob);
 		if (de && de != ob->elf)
 			dwfl_module_info(ob->mod, NULL, NULL, NULL, NULL, NULL, NULL, &ob->debug_file);
-		/* Without a separate debug file, de is the object itself, opened again. */
-		if (de && de != ob->elf && ob->debug_file) {
+		/* DWARF in the object itself: de is libdwfl's handle of the same file. */
+		if (de && de != ob->elf && de != dwfl_module_getelf(ob->mod, &bias)) {
 			if (elfsyms_read(de, 0, s->strings, &ob->fn_syms))
 				ob->fn_elf = de;
 			else
