@@ -89,6 +89,8 @@ struct sample_queue *sample_queue_start(struct profile *p)
 		q->b[i].depth = xcalloc(QUEUE_RECORDS, sizeof(*q->b[i].depth));
 		q->b[i].hash = xcalloc(QUEUE_RECORDS, sizeof(*q->b[i].hash));
 		q->b[i].value = xcalloc(QUEUE_RECORDS * (q->nvalue + 1), sizeof(*q->b[i].value));
+		/* Never NULL: drain steps through it even when every stack is empty. */
+		GROW(q->b[i].loc, q->b[i].cap_loc, QUEUE_RECORDS);
 	}
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->can_fill, NULL);
@@ -113,9 +115,12 @@ void sample_queue_push(struct sample_queue *q, struct location *const *loc, size
 {
 	struct batch *b = &q->b[q->head];
 
-	GROW(b->loc, b->cap_loc, b->nloc + n);
-	memcpy(b->loc + b->nloc, loc, n * sizeof(*loc));
-	b->nloc += n;
+	/* An empty stack (profile.proto has them) may come as NULL: nothing to copy. */
+	if (n) {
+		GROW(b->loc, b->cap_loc, b->nloc + n);
+		memcpy(b->loc + b->nloc, loc, n * sizeof(*loc));
+		b->nloc += n;
+	}
 	b->depth[b->n] = (uint32_t)n;
 	b->hash[b->n] = stack_hash;
 	memcpy(b->value + b->n * q->nvalue, value, q->nvalue * sizeof(*value));
