@@ -49,6 +49,21 @@ static inline void htab_prefetch(const struct htab *t, uint64_t h)
 }
 
 /*
+ * A guess for prefetching: the index in one of the first few slots of h's
+ * probe whose hash bits match, else 0.  It may name another key's element.
+ */
+static inline uint32_t htab_guess(const struct htab *t, uint64_t h)
+{
+	size_t i = (size_t)h & t->mask;
+	int k;
+
+	for (k = 0; k < 4 && t->slot[i].idx; k++, i = (i + 1) & t->mask)
+		if (t->slot[i].hash == (uint32_t)h)
+			return t->slot[i].idx;
+	return 0;
+}
+
+/*
  * Sets i to the slot of the element with hash h for which eq (an expression
  * that may read t->slot[i].idx) holds, or to the empty slot where it would go.
  */

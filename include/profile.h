@@ -262,4 +262,11 @@ void profile_merge(struct profile *dst, const struct profile *src, int64_t scale
  */
 void profile_subtract(struct profile *p, const struct profile *base, int drop_negative);
 
+/*
+ * Frees p's indexes by address and by stack, which only additions use:
+ * once a profile is whole (summed, merged, subtracted), symbolization and
+ * reports do without them.  A later addition makes them again.
+ */
+void profile_drop_indexes(struct profile *p);
+
 #endif

@@ -255,6 +255,7 @@ static struct profile *load_profiles(const struct options *o, struct fetcher *f,
 		add_diff_base(p, q);
 		profile_free(q);
 	}
+	profile_drop_indexes(p);
 	return p;
 fail:
 	profile_free(p);

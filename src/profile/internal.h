@@ -24,10 +24,9 @@ struct sample *profile_add_sample_hashed(struct profile *p, struct location *con
 
 /*
  * The indexes by address and by stack are needed only while locations and
- * samples are added: a big read drops them when it ends, and the next
- * addition makes them again.  Builders need them at hand (ensure).
+ * samples are added: a big read drops them when it ends (profile.h), and
+ * the next addition makes them again.  Builders need them at hand (ensure).
  */
-void profile_drop_indexes(struct profile *p);
 void profile_index_ensure(struct profile *p);
 
 /*

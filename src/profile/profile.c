@@ -356,21 +356,10 @@ void profile_prefetch_location(const struct profile *p, uint64_t addr)
 	htab_prefetch(&p->index->loc, hash_u64(addr));
 }
 
-/* The index of the first slot of hash h along its probe, or 0: a guess, for prefetching. */
-static uint32_t probe_guess(const struct htab *t, uint64_t h)
-{
-	size_t i = (size_t)h & t->mask;
-	int k;
-
-	for (k = 0; k < 4 && t->slot[i].idx; k++, i = (i + 1) & t->mask)
-		if (t->slot[i].hash == (uint32_t)h)
-			return t->slot[i].idx;
-	return 0;
-}
-
+/* The location at addr, if the table's guess finds it, into the cache. */
 void profile_prefetch_location_body(const struct profile *p, uint64_t addr)
 {
-	uint32_t idx = probe_guess(&p->index->loc, hash_u64(addr));
+	uint32_t idx = htab_guess(&p->index->loc, hash_u64(addr));
 
 	if (idx)
 		__builtin_prefetch(location_at(p->index, idx));
@@ -383,7 +372,7 @@ void profile_prefetch_sample(const struct profile *p, uint64_t h)
 
 void profile_prefetch_sample_ref(const struct profile *p, uint64_t h)
 {
-	uint32_t idx = probe_guess(&p->index->sample, h);
+	uint32_t idx = htab_guess(&p->index->sample, h);
 
 	if (idx)
 		__builtin_prefetch(&p->sample[idx - 1]);
@@ -391,7 +380,7 @@ void profile_prefetch_sample_ref(const struct profile *p, uint64_t h)
 
 void profile_prefetch_sample_body(const struct profile *p, uint64_t h)
 {
-	uint32_t idx = probe_guess(&p->index->sample, h);
+	uint32_t idx = htab_guess(&p->index->sample, h);
 
 	if (idx) {
 		/* The sample, its values and the start of its stack. */

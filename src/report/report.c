@@ -249,11 +249,10 @@ static void fl_hint(const struct builder *b, size_t i)
 	if (i + 8 < p->nlocation && p->location[i + 8]->nline)
 		htab_prefetch(&b->fl_index, fl_hash(triple_line(p->location[i + 8], 0)));
 	if (i + 4 < p->nlocation && p->location[i + 4]->nline) {
-		uint64_t h = fl_hash(triple_line(p->location[i + 4], 0));
-		const struct htab_slot *sl = &b->fl_index.slot[h & b->fl_index.mask];
+		uint32_t idx = htab_guess(&b->fl_index, fl_hash(triple_line(p->location[i + 4], 0)));
 
-		if (sl->idx && sl->hash == (uint32_t)h)
-			__builtin_prefetch(&b->fl[sl->idx - 1]);
+		if (idx)
+			__builtin_prefetch(&b->fl[idx - 1]);
 	}
 }
 
