@@ -137,7 +137,21 @@ struct report_options {
 	value_pick_fn *pick;     /* --sample_index's value */
 	report_header_fn *leaks; /* nothing */
 	const struct reader *source; /* the row itself (--raw writes its name) */
+	/*
+	 * NULL, or what the reports of one profile share (report_cache_new):
+	 * the prompt's.  Reports of other profiles ignore it.
+	 */
+	struct report_cache *cache;
 };
+
+/*
+ * What every report of p reads and no setting changes, kept from one
+ * report to the next: each sample's stack as location indexes, its values
+ * and their totals, each location's outermost function.  p must outlive
+ * the cache and not change while it lives; one report at a time uses it.
+ */
+struct report_cache *report_cache_new(const struct profile *p);
+void report_cache_free(struct report_cache *c);
 
 /*
  * The style values get when the format says nothing: nanoseconds as

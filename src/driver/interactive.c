@@ -638,6 +638,7 @@ int interactive_run(const struct profile *p, const struct options *o)
 
 	s.tty = isatty(STDIN_FILENO);
 	s.set.report.interrupt = &interrupted;
+	s.set.report.cache = report_cache_new(p);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sigaction(SIGINT, &sa, NULL);
@@ -673,6 +674,7 @@ int interactive_run(const struct profile *p, const struct options *o)
 	}
 	if (s.have_last)
 		report_release(&s.last);
+	report_cache_free(s.set.report.cache);
 	arena_release(&s.values);
 	return 0;
 }

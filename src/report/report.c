@@ -31,11 +31,16 @@ struct fninfo {
 	uint8_t matches[2];    /* whether --focus, --ignore match the short name: 0 = not yet, 1 no, 2 yes */
 };
 
+/* Per location, what the filters make of it: 4 bytes, read for every frame. */
 struct locinfo {
 	uint8_t has_syms;      /* symbolization was tried: pprof has a symlist */
 	uint8_t uninteresting; /* removed by RemoveUninterestingFrames */
 	uint8_t focus, ignore;
-	uint32_t key_off, nkey; /* its entries, innermost first, in builder.keys */
+};
+
+/* Per location, its entries at the granularity. */
+struct lockeys {
+	uint32_t off, n;       /* innermost first, in builder.keys */
 	uint32_t key;          /* the entry when there is one: reduction reads no further */
 };
 
@@ -49,6 +54,41 @@ struct flinfo {
 	uint32_t key[2];       /* the entry + 1 at the granularity, plain and "(inline)"; 0 = not yet */
 };
 
+/*
+ * The entries of one set of the settings they depend on, as build_keys
+ * left them: the cache keeps a few (KEYSETS), for as long as it lives,
+ * since reports still held point at their strings.
+ */
+struct keyset {
+	enum granularity granularity;
+	int show_addresses, keep_templates;
+	const struct frame_rules *frames;
+	struct lockeys *lk;    /* per location */
+	uint32_t *keys;
+	size_t nkeys;
+	struct entry *entry;   /* keys, displays, addresses; no values */
+	size_t nentry;
+	struct arena strings;
+};
+
+#define KEYSETS 8
+
+/* report.h: what reports of one profile share. */
+struct report_cache {
+	const struct profile *p;
+	size_t nsample, nlocation;
+	uint32_t *frame;       /* every sample's locations as indexes (id - 1), one sample after another */
+	size_t *first;         /* per sample, where its frames start in frame; [nsample] is the end */
+	int ready;             /* frame is filled (by the first whole reduction) */
+	uint32_t *outer;       /* per location, as builder.outer */
+	/* The values of one choice (pick_value's) and what they sum to. */
+	int64_t *value;
+	int si, mean, split, diff;
+	int64_t total, go_total;
+	struct keyset keyset[KEYSETS];
+	size_t nkeyset;
+};
+
 struct entry_index {
 	struct strtab *keys;
 	struct htab by_key;    /* entries by key pointer */
@@ -60,8 +100,10 @@ struct builder {
 	struct report *r;
 	struct fninfo *fi;
 	struct locinfo *li;
+	struct lockeys *lk;
 	uint32_t *keys;        /* all locations' entry lists */
 	size_t nkeys, cap_keys;
+	int keys_cached;       /* lk and keys are the report cache's */
 	uint32_t *chain;       /* a stack's entries before de-duplication (keep_stacks) */
 	size_t cap_chain;
 	struct strbuf sb, tmp, fn;
@@ -84,6 +126,7 @@ struct builder {
 	struct htab fl_index;
 	uint32_t *skip;         /* per sample: its stack's k (struct wstack) */
 	uint32_t *outer;        /* per location: its outermost frame's function id, 0 for none */
+	struct report_cache *cache; /* o->cache, holding p's; NULL for none */
 };
 
 static const char *intern(struct builder *b, const char *s)
@@ -160,7 +203,13 @@ static void outer_functions(struct builder *b)
 	const struct profile *p = b->p;
 	size_t i, n = p->nlocation;
 
+	if (b->cache && b->cache->outer) {
+		b->outer = b->cache->outer;
+		return;
+	}
 	b->outer = xcalloc(n + 1, sizeof(*b->outer));
+	if (b->cache)
+		b->cache->outer = b->outer;
 	for (i = 0; i < n; i++) {
 		const struct location *loc = p->location[i];
 
@@ -549,10 +598,11 @@ static void build_keys(struct builder *b)
 	GROW(b->keys, b->cap_keys, 1);
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
-		struct locinfo *li = &b->li[i];
+		const struct locinfo *li = &b->li[i];
+		struct lockeys *lk = &b->lk[i];
 		int j;
 
-		li->key_off = (uint32_t)b->nkeys;
+		lk->off = (uint32_t)b->nkeys;
 		if (b->o->granularity == GRAN_LINES || b->o->granularity == GRAN_FILES ||
 		    b->o->granularity == GRAN_FILEFUNCTIONS)
 			fl_hint(b, i);
@@ -565,8 +615,8 @@ static void build_keys(struct builder *b)
 			b->r->entry[k].address = loc->address;
 			GROW(b->keys, b->cap_keys, b->nkeys + 1);
 			b->keys[b->nkeys++] = k;
-			li->nkey = 1;
-			li->key = k;
+			lk->n = 1;
+			lk->key = k;
 			continue;
 		}
 		GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
@@ -580,16 +630,76 @@ static void build_keys(struct builder *b)
 				;
 			b->keys[b->nkeys++] = triple_entry(b, loc, j, k >= 0);
 		}
-		li->nkey = (uint32_t)(b->nkeys - li->key_off);
-		if (li->nkey == 1)
-			li->key = b->keys[li->key_off];
+		lk->n = (uint32_t)(b->nkeys - lk->off);
+		if (lk->n == 1)
+			lk->key = b->keys[lk->off];
+	}
+}
+
+/* Whether entries made with o are those of ks. */
+static int keyset_fits(const struct keyset *ks, const struct report_options *o)
+{
+	return ks->granularity == o->granularity && ks->show_addresses == o->show_addresses &&
+	       ks->keep_templates == o->keep_templates && ks->frames == o->frames;
+}
+
+/* The cache's entries for b's settings instead of build_keys', if it has them. */
+static int keys_from_cache(struct builder *b)
+{
+	const struct report_cache *c = b->cache;
+	const struct keyset *ks = NULL;
+	struct report *r = b->r;
+	size_t i;
+
+	for (i = 0; c && !b->gf && !ks && i < c->nkeyset; i++)
+		if (keyset_fits(&c->keyset[i], b->o))
+			ks = &c->keyset[i];
+	if (!ks)
+		return 0;
+	b->lk = ks->lk;
+	b->keys = ks->keys;
+	b->nkeys = ks->nkeys;
+	b->keys_cached = 1;
+	r->entry = xcalloc(ks->nentry + 1, sizeof(*r->entry));
+	memcpy(r->entry, ks->entry, ks->nentry * sizeof(*r->entry));
+	r->nentry = r->cap_entry = ks->nentry;
+	return 1;
+}
+
+/* Gives build_keys' entries to the cache, while it has room and Go's filters made none of them. */
+static void keys_to_cache(struct builder *b)
+{
+	struct report_cache *c = b->cache;
+	const struct report *r = b->r;
+	struct keyset *ks;
+	size_t i;
+
+	if (!c || b->gf || c->nkeyset == KEYSETS)
+		return;
+	ks = &c->keyset[c->nkeyset++];
+	ks->granularity = b->o->granularity;
+	ks->show_addresses = b->o->show_addresses;
+	ks->keep_templates = b->o->keep_templates;
+	ks->frames = b->o->frames;
+	ks->lk = b->lk;
+	ks->keys = b->keys;
+	ks->nkeys = b->nkeys;
+	b->keys_cached = 1;
+	arena_init(&ks->strings);
+	ks->nentry = r->nentry;
+	ks->entry = xcalloc(r->nentry + 1, sizeof(*ks->entry));
+	for (i = 0; i < r->nentry; i++) {
+		ks->entry[i].key = arena_strdup(&ks->strings, r->entry[i].key);
+		if (r->entry[i].display)
+			ks->entry[i].display = arena_strdup(&ks->strings, r->entry[i].display);
+		ks->entry[i].address = r->entry[i].address;
 	}
 }
 
 /* A location's entries, innermost first. */
-static const uint32_t *loc_keys(const struct builder *b, const struct locinfo *li)
+static const uint32_t *loc_keys(const struct builder *b, const struct lockeys *lk)
 {
-	return li->nkey == 1 ? &li->key : b->keys + li->key_off;
+	return lk->n == 1 ? &lk->key : b->keys + lk->off;
 }
 
 /* Whether re (which: 0 --focus, 1 --ignore) matches the short name of loc's triple j; once per function. */
@@ -667,24 +777,95 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
  */
 struct wstack {
 	const struct sample *s;
-	struct location *const *loc;
+	const uint32_t *ids;    /* the cache's location indexes of s, or NULL */
 	uint32_t n, k;
 	uint32_t lo, hi;        /* the frames kept: --prune_from and --show_from cut the rest */
 	int64_t count;
 };
 
-static void ws_load(struct wstack *w, const struct sample *s, uint32_t k, int64_t count)
+static int64_t value_of(const struct profile *p, const struct sample *s, int si, int mean);
+
+struct report_cache *report_cache_new(const struct profile *p)
 {
-	w->s = s;
-	w->loc = s->location;
-	w->n = s->nlocation;
-	w->k = k;
-	w->count = count;
+	struct report_cache *c = xcalloc(1, sizeof(*c));
+
+	c->p = p;
+	c->nsample = p->nsample;
+	c->nlocation = p->nlocation;
+	return c;
+}
+
+void report_cache_free(struct report_cache *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nkeyset; i++) {
+		free(c->keyset[i].lk);
+		free(c->keyset[i].keys);
+		free(c->keyset[i].entry);
+		arena_release(&c->keyset[i].strings);
+	}
+	free(c->frame);
+	free(c->first);
+	free(c->outer);
+	free(c->value);
+	free(c);
+}
+
+/* c when it is p's; reports of other profiles (a filtered copy) go without. */
+static struct report_cache *cache_for(struct report_cache *c, const struct profile *p)
+{
+	return c && c->p == p && c->nsample == p->nsample && c->nlocation == p->nlocation ? c : NULL;
+}
+
+
+/*
+ * Sample i as a stack; 0 when it has none.  With a cache, its frames'
+ * infos are found without reading the sample or its locations, once a
+ * reduction has written them down for the next.
+ */
+static int ws_load(struct wstack *w, const struct builder *b, size_t i)
+{
+	const struct report_cache *c = b->cache;
+	uint32_t j;
+
+	w->s = b->p->sample[i];
+	w->k = b->skip[i];
+	w->ids = NULL;
+	if (c && c->ready) {
+		w->ids = c->frame + c->first[i];
+		w->n = (uint32_t)(c->first[i + 1] - c->first[i]);
+		w->count = c->value[i];
+		return w->n > 0;
+	}
+	w->n = w->s->nlocation;
+	w->count = w->n ? value_of(b->p, w->s, b->si, b->mean) : 0;
+	if (c) {
+		for (j = 0; j < w->n; j++)
+			c->frame[c->first[i] + j] = (uint32_t)(w->s->location[j]->id - 1);
+		w->ids = c->frame + c->first[i];
+	}
+	return w->n > 0;
+}
+
+static uint32_t ws_at(const struct wstack *w, uint32_t j)
+{
+	return j ? w->k + j - 1 : 0;
 }
 
 static const struct location *ws_frame(const struct wstack *w, uint32_t j)
 {
-	return j ? w->loc[w->k + j - 1] : w->loc[0];
+	return w->s->location[ws_at(w, j)];
+}
+
+/* The index (id - 1) of frame j's location. */
+static uint32_t ws_index(const struct wstack *w, uint32_t j)
+{
+	uint32_t at = ws_at(w, j);
+
+	return w->ids ? w->ids[at] : (uint32_t)(w->s->location[at]->id - 1);
 }
 
 /* skip: each sample's k, 1 to start with; samples without a stack do not count. */
@@ -756,13 +937,13 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 	uint32_t j, np = 0, nc = 0, *path = rd->path, *seen = rd->seen;
 
 	for (j = w->lo; j <= w->hi; j++) {
-		const struct locinfo *li = &b->li[ws_frame(w, j)->id - 1];
-		const uint32_t *k = loc_keys(b, li), *end = k + li->nkey;
+		const struct lockeys *lk = &b->lk[ws_index(w, j)];
+		const uint32_t *k = loc_keys(b, lk), *end = k + lk->n;
 
-		if (b->o->keep_stacks && li->nkey) {
-			GROW(b->chain, b->cap_chain, nc + li->nkey);
-			memcpy(b->chain + nc, k, li->nkey * sizeof(*k));
-			nc += li->nkey;
+		if (b->o->keep_stacks && lk->n) {
+			GROW(b->chain, b->cap_chain, nc + lk->n);
+			memcpy(b->chain + nc, k, lk->n * sizeof(*k));
+			nc += lk->n;
 		}
 		for (; k < end; k++) {
 			if (seen[*k] == stamp)
@@ -855,7 +1036,7 @@ static int focus_ignore(struct reducer *rd, const struct wstack *w, int focus, i
 	uint32_t j;
 
 	for (j = 0; (focus || ignore) && j <= w->n - w->k; j++) {
-		const struct locinfo *li = &b->li[ws_frame(w, j)->id - 1];
+		const struct locinfo *li = &b->li[ws_index(w, j)];
 
 		if (li->uninteresting)
 			continue;
@@ -992,20 +1173,42 @@ int report_value_index(const struct profile *p, const struct report_options *o)
 /*
  * The total (the sum of the values), and Go pprof's: the sum of their
  * absolute values, or with --diff_base samples that of theirs alone.
- */
-/*
  * Returns whether no sum of these values can saturate, in any order:
- * then the reduction may be split between threads.
+ * then the reduction may be split between threads.  A cache keeps the
+ * values and the answer.
  */
-static int go_totals(const struct profile *p, int si, int mean, struct report *r)
+static int go_totals(const struct profile *p, int si, int mean, struct report *r,
+		     struct report_cache *c)
 {
 	int64_t all = 0, base = 0;
-	size_t i;
+	size_t i, n = 0;
+	/* The first time, also where each sample's frames go in the cache. */
+	int place = c && !c->first;
 
+	if (c && c->value && c->si == si && c->mean == mean) {
+		r->total = c->total;
+		r->go_total = c->go_total;
+		r->diff = c->diff;
+		return c->split;
+	}
+	if (c) {
+		free(c->value);
+		c->value = xcalloc(p->nsample + 1, sizeof(*c->value));
+		c->si = si;
+		c->mean = mean;
+	}
+	if (place)
+		c->first = xcalloc(p->nsample + 1, sizeof(*c->first));
 	for (i = 0; i < p->nsample; i++) {
 		const struct sample *s = p->sample[i];
 		int64_t v = value_of(p, s, si, mean);
 
+		if (c)
+			c->value[i] = v;
+		if (place) {
+			c->first[i] = n;
+			n += s->nlocation;
+		}
 		r->total = sat_add(r->total, v);
 		v = sat_abs(v);
 		all = sat_add(all, v);
@@ -1016,6 +1219,16 @@ static int go_totals(const struct profile *p, int si, int mean, struct report *r
 	}
 	r->go_total = r->diff && base > 0 ? base : all;
 	r->diff = r->diff && base > 0;
+	if (place) {
+		c->first[p->nsample] = n;
+		c->frame = xcalloc(n + 1, sizeof(*c->frame));
+	}
+	if (c) {
+		c->total = r->total;
+		c->go_total = r->go_total;
+		c->diff = r->diff;
+		c->split = all < INT64_MAX;
+	}
 	return all < INT64_MAX;
 }
 
@@ -1037,15 +1250,31 @@ static int unchanged(const struct builder *b, const uint32_t *skip, int filtered
 
 #define AHEAD 4  /* stacks between the hints for a stack's locations and their infos */
 
+/* The infos of location index k, into the cache. */
+static void hint_info(const struct builder *b, uint32_t k)
+{
+	__builtin_prefetch(&b->li[k]);
+	if (b->lk)
+		__builtin_prefetch(&b->lk[k]);
+}
+
 /*
  * The reduction misses the cache on every frame (its location, then the
- * location's info): hint both for the stacks ahead, in two stages.
+ * location's infos): hint both for the stacks ahead, in two stages.  With
+ * the report cache's location indexes, only the infos.
  */
 static void hint(const struct builder *b, size_t i, size_t to)
 {
+	const struct report_cache *c = b->cache;
 	const struct sample *s;
-	uint32_t j;
+	size_t j;
 
+	if (c && c->ready) {
+		if (i + AHEAD < to)
+			for (j = c->first[i + AHEAD]; j < c->first[i + AHEAD + 1]; j++)
+				hint_info(b, c->frame[j]);
+		return;
+	}
 	if (i + 2 * AHEAD < to) {
 		s = b->p->sample[i + 2 * AHEAD];
 		for (j = 0; j < s->nlocation; j++)
@@ -1054,7 +1283,7 @@ static void hint(const struct builder *b, size_t i, size_t to)
 	if (i + AHEAD < to) {
 		s = b->p->sample[i + AHEAD];
 		for (j = 0; j < s->nlocation; j++)
-			__builtin_prefetch(&b->li[s->location[j]->id - 1]);
+			hint_info(b, (uint32_t)(s->location[j]->id - 1));
 	}
 }
 
@@ -1065,13 +1294,11 @@ static void *reduce_range(void *arg)
 	size_t i;
 
 	for (i = rd->from; i < rd->to; i++) {
-		const struct sample *s = b->p->sample[i];
 		struct wstack w;
 
 		hint(b, i, rd->to);
-		if (!s->nlocation)
+		if (!ws_load(&w, b, i))
 			continue;
-		ws_load(&w, s, b->skip[i], value_of(b->p, s, b->si, b->mean));
 		if (!cut_stack(b, &w) || !focus_ignore(rd, &w, rd->focus, rd->ignore))
 			continue;
 		if (b->o->interrupt && *b->o->interrupt && !(i & 0xffff)) {
@@ -1149,6 +1376,9 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split)
 	else
 		reduce_range(&rd[1]);
 	ret = rd[0].interrupted || rd[1].interrupted ? -1 : 0;
+	/* Every sample went through ws_load: the cache's frames are whole. */
+	if (!ret && b->cache)
+		b->cache->ready = 1;
 	reducer_finish(&rd[0], b->r);
 	reducer_finish(&rd[1], b->r);
 	return ret;
@@ -1184,7 +1414,8 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	    !(b.frames_re = regex_compile(o->frames->regex, "uninteresting frames", e)))
 		goto out;
 
-	split = go_totals(p, b.si, b.mean, r);
+	b.cache = cache_for(o->cache, p);
+	split = go_totals(p, b.si, b.mean, r, b.cache);
 	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
 	build_fninfo(&b);
@@ -1194,9 +1425,11 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		goto out;
 	if (out)
 		b.copied = xcalloc(p->nlocation + 1, sizeof(*b.copied));
-	else {
+	else if (!keys_from_cache(&b)) {
+		b.lk = xcalloc(p->nlocation + 1, sizeof(*b.lk));
 		find_overloads(&b);
 		build_keys(&b);
+		keys_to_cache(&b);
 	}
 
 	b.skip = xcalloc(p->nsample + 1, sizeof(*b.skip));
@@ -1208,6 +1441,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		ret = 1;
 		goto out;
 	}
+
 	if (reduce_all(&b, focus != NULL, ignore != NULL, split) < 0) {
 		err_set(e, "interrupted");
 		goto out;
@@ -1223,8 +1457,12 @@ out:
 	htab_release(&b.fl_index);
 	free(b.fi);
 	free(b.li);
-	free(b.outer);
-	free(b.keys);
+	if (!b.keys_cached) {
+		free(b.lk);
+		free(b.keys);
+	}
+	if (!b.cache)
+		free(b.outer);
 	free(b.chain);
 	free(b.copy);
 	free(b.copied);

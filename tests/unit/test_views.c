@@ -196,6 +196,102 @@ TEST(diff_base_total)
 	profile_free(p);
 }
 
+/* Whether report_build gives the same report for o with and without cache. */
+static int same_with_cache(const struct profile *p, const struct report_options *o,
+			   struct report_cache *cache)
+{
+	struct report_options with = *o, without = *o;
+	struct report a, b;
+	struct err e;
+	size_t i;
+	int same;
+
+	with.quiet = without.quiet = 1;
+	with.cache = cache;
+	without.cache = NULL;
+	if (!CHECK(report_build(p, &without, &a, &e) == 0))
+		return 0;
+	if (!CHECK(report_build(p, &with, &b, &e) == 0)) {
+		report_release(&a);
+		return 0;
+	}
+	same = a.nentry == b.nentry && a.total == b.total && a.local_total == b.local_total &&
+	       a.focus_total == b.focus_total && a.kept_total == b.kept_total &&
+	       a.go_total == b.go_total && a.diff == b.diff && a.nstack == b.nstack;
+	for (i = 0; same && i < a.nentry; i++)
+		same = !strcmp(a.entry[i].key, b.entry[i].key) && a.entry[i].flat == b.entry[i].flat &&
+		       a.entry[i].cum == b.entry[i].cum && a.entry[i].kept == b.entry[i].kept;
+	for (i = 0; same && i < a.nstack; i++)
+		same = a.stack[i].n == b.stack[i].n && a.stack[i].count == b.stack[i].count &&
+		       !memcmp(a.stack[i].entry, b.stack[i].entry, a.stack[i].n * sizeof(uint32_t));
+	report_release(&a);
+	report_release(&b);
+	return same;
+}
+
+/*
+ * The prompt's cache: reports made one after another with it, settings
+ * changing between them (the values counted too), equal those made
+ * without; a report of another profile ignores it.
+ */
+TEST(report_cache)
+{
+	static const uint64_t am[] = { A, MAIN }, bam[] = { B, A, MAIN }, im[] = { INL, MAIN };
+	struct profile *p = new_profile("samples", "count", "cpu", "nanoseconds", NULL);
+	struct profile *other = sample_profile();
+	struct report_cache *c;
+	struct report_options o = { 0 };
+	int64_t big = INT64_MAX - 1;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, A, "a", 10, NULL);
+	named_location(p, B, "b", 10, NULL);
+	named_location(p, INL, "inl", 5, "b", 11, NULL);
+	add_stack(p, am, 2, 3, 30);
+	add_stack(p, bam, 3, 1, 70);
+	add_stack(p, im, 2, 2, 5);
+	c = report_cache_new(p);
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = "^b$";
+	CHECK(same_with_cache(p, &o, c));
+	o.sample_index = 1;
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = NULL;
+	o.ignore = "inl";
+	CHECK(same_with_cache(p, &o, c));
+	o.granularity = GRAN_LINES;
+	o.keep_stacks = 1;
+	CHECK(same_with_cache(p, &o, c));
+	o.sample_index = 0;
+	o.hide = "^a$";
+	CHECK(same_with_cache(p, &o, c));
+	o.hide = NULL;
+	o.granularity = GRAN_ADDRESSES;
+	CHECK(same_with_cache(p, &o, c));
+	/* Entries made before, kept by the cache: lines, then functions with addresses. */
+	o.granularity = GRAN_LINES;
+	o.focus = "a";
+	CHECK(same_with_cache(p, &o, c));
+	o.granularity = GRAN_FUNCTIONS;
+	o.show_addresses = 1;
+	CHECK(same_with_cache(p, &o, c));
+	o.show_addresses = 0;
+	o.keep_stacks = 0;
+	CHECK(same_with_cache(p, &o, c));
+	/* Another profile, then p again with values that saturate (no split). */
+	CHECK(same_with_cache(other, &o, c));
+	add_stack(p, am, 2, big, 1);
+	add_stack(p, bam, 3, big, 1);
+	report_cache_free(c);
+	c = report_cache_new(p);
+	o.granularity = GRAN_FUNCTIONS;
+	CHECK(same_with_cache(p, &o, c));
+	CHECK(same_with_cache(p, &o, c));
+	report_cache_free(c);
+	profile_free(other);
+	profile_free(p);
+}
+
 int main(void)
 {
 	RUN(hide_and_show);
@@ -203,5 +299,6 @@ int main(void)
 	RUN(noinlines);
 	RUN(tag_filters);
 	RUN(diff_base_total);
+	RUN(report_cache);
 	return test_done();
 }
