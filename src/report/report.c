@@ -81,6 +81,7 @@ struct report_cache {
 	size_t *first;         /* per sample, where its frames start in frame; [nsample] is the end */
 	int ready;             /* frame is filled (by the first whole reduction) */
 	uint32_t *outer;       /* per location, as builder.outer */
+	uint8_t *has_syms;     /* per location, as locinfo's */
 	/* The values of one choice (pick_value's) and what they sum to. */
 	int64_t *value;
 	int si, mean, split, diff;
@@ -734,28 +735,49 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 	return 0;
 }
 
+/* Which locations symbolization tried (pprof has a symlist for them); kept by the cache. */
+static void mark_symbolized(struct builder *b)
+{
+	struct report_cache *c = b->cache;
+	size_t i, n = b->p->nlocation;
+
+	if (c && c->has_syms) {
+		for (i = 0; i < n; i++)
+			b->li[i].has_syms = c->has_syms[i];
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct location *loc = b->p->location[i];
+
+		b->li[i].has_syms = loc->nline > 0 || loc->tried;
+	}
+	if (c) {
+		c->has_syms = xcalloc(n + 1, sizeof(*c->has_syms));
+		for (i = 0; i < n; i++)
+			c->has_syms[i] = b->li[i].has_syms;
+	}
+}
+
 static void mark_locations(struct builder *b, const struct regex *focus, const struct regex *ignore)
 {
 	size_t i, nfocus = 0, nignore = 0;
 
+	mark_symbolized(b);
 	for (i = 0; i < b->p->nlocation; i++) {
-		const struct location *loc = b->p->location[i];
+		const struct location *loc;
 		struct locinfo *li = &b->li[i];
 
-		li->has_syms = loc->nline > 0 || loc->tried;
-	}
-	for (i = 0; i < b->p->nlocation; i++) {
-		const struct location *loc = b->p->location[i];
-		struct locinfo *li = &b->li[i];
-
-		/* Matching reads the location and its lines: hinted ahead. */
-		if ((focus || ignore) && i + 32 < b->p->nlocation)
-			__builtin_prefetch(b->p->location[i + 32]);
-		if ((focus || ignore) && i + 16 < b->p->nlocation && b->p->location[i + 16]->nline)
-			__builtin_prefetch(triple_line(b->p->location[i + 16], 0));
 		/* Judged by the outermost frame's short name ("??" passes). */
-		if (loc->nline)
-			li->uninteresting = triple_fi(b, loc, 0)->uninteresting;
+		if (b->outer[i])
+			li->uninteresting = b->fi[b->outer[i] - 1].uninteresting;
+		if (!focus && !ignore)
+			continue;
+		/* Matching reads the location and its lines: hinted ahead. */
+		if (i + 32 < b->p->nlocation)
+			__builtin_prefetch(b->p->location[i + 32]);
+		if (i + 16 < b->p->nlocation && b->p->location[i + 16]->nline)
+			__builtin_prefetch(triple_line(b->p->location[i + 16], 0));
+		loc = b->p->location[i];
 		if (focus)
 			nfocus += li->focus = (uint8_t)loc_matches(b, loc, focus, 0);
 		if (ignore)
@@ -810,6 +832,7 @@ void report_cache_free(struct report_cache *c)
 	free(c->frame);
 	free(c->first);
 	free(c->outer);
+	free(c->has_syms);
 	free(c->value);
 	free(c);
 }
@@ -1042,6 +1065,9 @@ static int focus_ignore(struct reducer *rd, const struct wstack *w, int focus, i
 			continue;
 		keep |= li->focus;
 		drop |= li->ignore;
+		/* Nothing more to learn. */
+		if (keep && (drop || !ignore))
+			break;
 	}
 	if (!keep)
 		return 0;

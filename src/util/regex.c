@@ -19,6 +19,7 @@
 struct regex {
 	pcre2_code *code;
 	pcre2_match_data *md;
+	int jit;   /* compiled to machine code: matched without pcre2_match's checks */
 };
 
 struct regex *regex_compile(const char *pattern, const char *what, struct err *e)
@@ -37,9 +38,8 @@ struct regex *regex_compile(const char *pattern, const char *what, struct err *e
 			(size_t)off);
 		return NULL;
 	}
-	if (!RUNNING_ON_VALGRIND)
-		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 	r = xcalloc(1, sizeof(*r));
+	r->jit = !RUNNING_ON_VALGRIND && pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
 	r->code = code;
 	r->md = pcre2_match_data_create_from_pattern(code, NULL);
 	return r;
@@ -47,6 +47,8 @@ struct regex *regex_compile(const char *pattern, const char *what, struct err *e
 
 int regex_match(const struct regex *r, const char *s, size_t n)
 {
+	if (r->jit)
+		return pcre2_jit_match(r->code, (PCRE2_SPTR)s, n, 0, 0, r->md, NULL) >= 0;
 	return pcre2_match(r->code, (PCRE2_SPTR)s, n, 0, 0, r->md, NULL) >= 0;
 }
 
