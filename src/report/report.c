@@ -76,12 +76,22 @@ struct keyset {
 /* report.h: what reports of one profile share. */
 struct report_cache {
 	const struct profile *p;
-	size_t nsample, nlocation;
+	size_t nsample, nlocation, nfunction;
 	uint32_t *frame;       /* every sample's locations as indexes (id - 1), one sample after another */
 	size_t *first;         /* per sample, where its frames start in frame; [nsample] is the end */
 	int ready;             /* frame is filled (by the first whole reduction) */
 	uint32_t *outer;       /* per location, as builder.outer */
 	uint8_t *has_syms;     /* per location, as locinfo's */
+	/*
+	 * Every function's names and whether frame removal takes it, as
+	 * build_fninfo made them for these settings; the names live in the
+	 * cache (in names, for as long as it lives).
+	 */
+	struct fninfo *fi;
+	int fi_keep_templates;
+	const struct frame_rules *fi_frames;
+	struct arena names_arena;
+	struct strtab *names;
 	/* The values of one choice (pick_value's) and what they sum to. */
 	int64_t *value;
 	int si, mean, split, diff;
@@ -324,12 +334,19 @@ static int uninteresting(const struct builder *b, const char *shrt)
 	return 0;
 }
 
+/* Every function's names and frame removal: the cache's when it has them for these settings. */
 static void build_fninfo(struct builder *b)
 {
 	const struct profile *p = b->p;
-	size_t i;
+	struct report_cache *c = b->cache;
+	struct strtab *names = c ? c->names : b->r->index->keys;
+	size_t i, n = p->nfunction;
 
-	for (i = 0; i < p->nfunction; i++) {
+	if (c && c->fi && c->fi_keep_templates == b->o->keep_templates && c->fi_frames == b->o->frames) {
+		memcpy(b->fi, c->fi, n * sizeof(*b->fi));
+		return;
+	}
+	for (i = 0; i < n; i++) {
 		const struct function *f = p->function[i];
 		struct fninfo *fi = &b->fi[i];
 
@@ -337,10 +354,18 @@ static void build_fninfo(struct builder *b)
 		sb_adds(&b->sb, f->name);
 		if (f->symbol_address != NO_SYMBOL_ADDRESS)
 			sb_addf(&b->sb, "<%016llx>", (unsigned long long)f->symbol_address);
-		fi->full = intern(b, b->sb.buf);
+		fi->full = strtab_intern(names, b->sb.buf, b->sb.len);
 		short_function_name(fi->full, b->o->keep_templates, &b->tmp);
-		fi->shrt = intern(b, b->tmp.buf);
+		fi->shrt = strtab_intern(names, b->tmp.buf, strlen(b->tmp.buf));
 		fi->uninteresting = (uint8_t)uninteresting(b, fi->shrt);
+	}
+	/* Before a report adds its own marks to them. */
+	if (c) {
+		free(c->fi);
+		c->fi = xcalloc(n + 1, sizeof(*c->fi));
+		memcpy(c->fi, b->fi, n * sizeof(*b->fi));
+		c->fi_keep_templates = b->o->keep_templates;
+		c->fi_frames = b->o->frames;
 	}
 }
 
@@ -814,6 +839,9 @@ struct report_cache *report_cache_new(const struct profile *p)
 	c->p = p;
 	c->nsample = p->nsample;
 	c->nlocation = p->nlocation;
+	c->nfunction = p->nfunction;
+	arena_init(&c->names_arena);
+	c->names = strtab_new(&c->names_arena);
 	return c;
 }
 
@@ -833,6 +861,9 @@ void report_cache_free(struct report_cache *c)
 	free(c->first);
 	free(c->outer);
 	free(c->has_syms);
+	free(c->fi);
+	strtab_free(c->names);
+	arena_release(&c->names_arena);
 	free(c->value);
 	free(c);
 }
@@ -840,7 +871,8 @@ void report_cache_free(struct report_cache *c)
 /* c when it is p's; reports of other profiles (a filtered copy) go without. */
 static struct report_cache *cache_for(struct report_cache *c, const struct profile *p)
 {
-	return c && c->p == p && c->nsample == p->nsample && c->nlocation == p->nlocation ? c : NULL;
+	return c && c->p == p && c->nsample == p->nsample && c->nlocation == p->nlocation &&
+	       c->nfunction == p->nfunction ? c : NULL;
 }
 
 

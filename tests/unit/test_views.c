@@ -236,7 +236,8 @@ static int same_with_cache(const struct profile *p, const struct report_options 
  */
 TEST(report_cache)
 {
-	static const uint64_t am[] = { A, MAIN }, bam[] = { B, A, MAIN }, im[] = { INL, MAIN };
+	static const uint64_t am[] = { A, MAIN }, bam[] = { B, A, MAIN }, im[] = { INL, MAIN },
+			      tm[] = { 0x500, MAIN };
 	struct profile *p = new_profile("samples", "count", "cpu", "nanoseconds", NULL);
 	struct profile *other = sample_profile();
 	struct report_cache *c;
@@ -250,6 +251,8 @@ TEST(report_cache)
 	add_stack(p, am, 2, 3, 30);
 	add_stack(p, bam, 3, 1, 70);
 	add_stack(p, im, 2, 2, 5);
+	named_location(p, 0x500, "ns::put<int>(int)", 3, NULL);
+	add_stack(p, tm, 2, 4, 40);
 	c = report_cache_new(p);
 	CHECK(same_with_cache(p, &o, c));
 	o.focus = "^b$";
@@ -277,6 +280,11 @@ TEST(report_cache)
 	CHECK(same_with_cache(p, &o, c));
 	o.show_addresses = 0;
 	o.keep_stacks = 0;
+	CHECK(same_with_cache(p, &o, c));
+	/* Names made again, and again as before. */
+	o.keep_templates = 1;
+	CHECK(same_with_cache(p, &o, c));
+	o.keep_templates = 0;
 	CHECK(same_with_cache(p, &o, c));
 	/* Another profile, then p again with values that saturate (no split). */
 	CHECK(same_with_cache(other, &o, c));
