@@ -146,7 +146,8 @@ static const char *intern(struct builder *b, const char *s)
 }
 
 /* The address in addr_digits hex digits, zero-padded (as "%0*llx" has it, faster). */
-static void format_addr(const struct builder *b, uint64_t a, char *buf, size_t n)
+/* Returns the length written. */
+static size_t format_addr(const struct builder *b, uint64_t a, char *buf, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	char tmp[24];
@@ -161,6 +162,7 @@ static void format_addr(const struct builder *b, uint64_t a, char *buf, size_t n
 	for (i = 0; i < len && (size_t)i + 1 < n; i++)
 		buf[i] = tmp[len - 1 - i];
 	buf[i] = 0;
+	return (size_t)i;
 }
 
 /* v in decimal (as "%lld"). */
@@ -748,8 +750,7 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 	char a[32];
 	int j;
 
-	format_addr(b, loc->address, a, sizeof(a));
-	if (regex_matchs(re, a))
+	if (regex_match(re, a, format_addr(b, loc->address, a, sizeof(a))))
 		return 1;
 	if (!b->li[loc->id - 1].has_syms)
 		return 0;

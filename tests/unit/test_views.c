@@ -257,6 +257,11 @@ TEST(report_cache)
 	CHECK(same_with_cache(p, &o, c));
 	o.focus = "^b$";
 	CHECK(same_with_cache(p, &o, c));
+	/* An address, then names again, through the cache's match table. */
+	o.focus = "^0+200$";
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = "^b$";
+	CHECK(same_with_cache(p, &o, c));
 	o.sample_index = 1;
 	CHECK(same_with_cache(p, &o, c));
 	o.focus = NULL;
