@@ -14,11 +14,9 @@ struct pc {
 	int64_t flat, cum;
 };
 
-static int cmp_pc(const void *a, const void *b)
+static uint64_t pc_key(const void *a)
 {
-	const struct pc *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	return ((const struct pc *)a)->addr;
 }
 
 int annotation_build(struct annotation *a, const struct profile *p, const struct report_options *o,
@@ -51,7 +49,7 @@ int annotation_build(struct annotation *a, const struct profile *p, const struct
 		v[n].cum = en->cum;
 		n++;
 	}
-	qsort(v, n, sizeof(*v), cmp_pc);
+	sort_by_key(v, n, sizeof(*v), pc_key);
 	a->n = n;
 	a->addr = xcalloc(n + 1, sizeof(*a->addr));
 	a->flat = xcalloc(n + 1, sizeof(*a->flat));
