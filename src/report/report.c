@@ -145,8 +145,7 @@ static const char *intern(struct builder *b, const char *s)
 	return strtab_intern(b->r->index->keys, s, strlen(s));
 }
 
-/* The address in addr_digits hex digits, zero-padded (as "%0*llx" has it, faster). */
-/* Returns the length written. */
+/* The address in addr_digits hex digits, zero-padded (as "%0*llx" has it, faster); its length. */
 static size_t format_addr(const struct builder *b, uint64_t a, char *buf, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -876,7 +875,6 @@ static struct report_cache *cache_for(struct report_cache *c, const struct profi
 	       c->nfunction == p->nfunction ? c : NULL;
 }
 
-
 /*
  * Sample i as a stack; 0 when it has none.  With a cache, its frames'
  * infos are found without reading the sample or its locations, once a
@@ -1500,7 +1498,6 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		ret = 1;
 		goto out;
 	}
-
 	if (reduce_all(&b, focus != NULL, ignore != NULL, split) < 0) {
 		err_set(e, "interrupted");
 		goto out;
