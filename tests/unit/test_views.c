@@ -243,6 +243,9 @@ TEST(report_cache)
 	struct report_cache *c;
 	struct report_options o = { 0 };
 	int64_t big = INT64_MAX - 1;
+	volatile sig_atomic_t stop = 1;
+	struct report r;
+	struct err e;
 
 	named_location(p, MAIN, "main", 10, NULL);
 	named_location(p, A, "a", 10, NULL);
@@ -254,6 +257,13 @@ TEST(report_cache)
 	named_location(p, 0x500, "ns::put<int>(int)", 3, NULL);
 	add_stack(p, tm, 2, 4, 40);
 	c = report_cache_new(p);
+	/* A report interrupted (Ctrl-C at the prompt) leaves the cache to the next. */
+	o.interrupt = &stop;
+	o.cache = c;
+	o.quiet = 1;
+	CHECK(report_build(p, &o, &r, &e) < 0);
+	o.interrupt = NULL;
+	o.cache = NULL;
 	CHECK(same_with_cache(p, &o, c));
 	o.focus = "^b$";
 	CHECK(same_with_cache(p, &o, c));
