@@ -38,10 +38,10 @@ struct locinfo {
 	uint8_t focus, ignore;
 };
 
-/* Per location, its entries at the granularity. */
+/* Per location, its entries at the granularity: 8 bytes, read for every frame. */
 struct lockeys {
-	uint32_t off, n;       /* innermost first, in builder.keys */
-	uint32_t key;          /* the entry when there is one: reduction reads no further */
+	uint32_t at;           /* the entry when there is one (reduction reads no further), else */
+	uint32_t n;            /* where its n, innermost first, start in builder.keys */
 };
 
 /*
@@ -629,7 +629,7 @@ static void build_keys(struct builder *b)
 		struct lockeys *lk = &b->lk[i];
 		int j;
 
-		lk->off = (uint32_t)b->nkeys;
+		lk->at = (uint32_t)b->nkeys;
 		if (b->o->granularity == GRAN_LINES || b->o->granularity == GRAN_FILES ||
 		    b->o->granularity == GRAN_FILEFUNCTIONS)
 			fl_hint(b, i);
@@ -643,7 +643,7 @@ static void build_keys(struct builder *b)
 			GROW(b->keys, b->cap_keys, b->nkeys + 1);
 			b->keys[b->nkeys++] = k;
 			lk->n = 1;
-			lk->key = k;
+			lk->at = k;
 			continue;
 		}
 		GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
@@ -657,9 +657,9 @@ static void build_keys(struct builder *b)
 				;
 			b->keys[b->nkeys++] = triple_entry(b, loc, j, k >= 0);
 		}
-		lk->n = (uint32_t)(b->nkeys - lk->off);
+		lk->n = (uint32_t)(b->nkeys - lk->at);
 		if (lk->n == 1)
-			lk->key = b->keys[lk->off];
+			lk->at = b->keys[lk->at];
 	}
 }
 
@@ -726,7 +726,7 @@ static void keys_to_cache(struct builder *b)
 /* A location's entries, innermost first. */
 static const uint32_t *loc_keys(const struct builder *b, const struct lockeys *lk)
 {
-	return lk->n == 1 ? &lk->key : b->keys + lk->off;
+	return lk->n == 1 ? &lk->at : b->keys + lk->at;
 }
 
 /* Whether re (which: 0 --focus, 1 --ignore) matches the short name of loc's triple j; once per function. */
@@ -1307,10 +1307,11 @@ static int unchanged(const struct builder *b, const uint32_t *skip, int filtered
 
 #define AHEAD 4  /* stacks between the hints for a stack's locations and their infos */
 
-/* The infos of location index k, into the cache. */
-static void hint_info(const struct builder *b, uint32_t k)
+/* What the reduction reads of location index k, into the cache: its filter flags when filtering. */
+static void hint_info(const struct builder *b, uint32_t k, int filter)
 {
-	__builtin_prefetch(&b->li[k]);
+	if (filter)
+		__builtin_prefetch(&b->li[k]);
 	if (b->lk)
 		__builtin_prefetch(&b->lk[k]);
 }
@@ -1320,7 +1321,7 @@ static void hint_info(const struct builder *b, uint32_t k)
  * location's infos): hint both for the stacks ahead, in two stages.  With
  * the report cache's location indexes, only the infos.
  */
-static void hint(const struct builder *b, size_t i, size_t to)
+static void hint(const struct builder *b, size_t i, size_t to, int filter)
 {
 	const struct report_cache *c = b->cache;
 	const struct sample *s;
@@ -1329,7 +1330,7 @@ static void hint(const struct builder *b, size_t i, size_t to)
 	if (c && c->ready) {
 		if (i + AHEAD < to)
 			for (j = c->first[i + AHEAD]; j < c->first[i + AHEAD + 1]; j++)
-				hint_info(b, c->frame[j]);
+				hint_info(b, c->frame[j], filter);
 		return;
 	}
 	if (i + 2 * AHEAD < to) {
@@ -1340,7 +1341,7 @@ static void hint(const struct builder *b, size_t i, size_t to)
 	if (i + AHEAD < to) {
 		s = b->p->sample[i + AHEAD];
 		for (j = 0; j < s->nlocation; j++)
-			hint_info(b, (uint32_t)(s->location[j]->id - 1));
+			hint_info(b, (uint32_t)(s->location[j]->id - 1), filter);
 	}
 }
 
@@ -1353,7 +1354,7 @@ static void *reduce_range(void *arg)
 	for (i = rd->from; i < rd->to; i++) {
 		struct wstack w;
 
-		hint(b, i, rd->to);
+		hint(b, i, rd->to, rd->focus || rd->ignore);
 		if (!ws_load(&w, b, i))
 			continue;
 		if (!cut_stack(b, &w) || !focus_ignore(rd, &w, rd->focus, rd->ignore))
