@@ -354,6 +354,8 @@ int web_run(const struct profile *p, const struct options *o)
 	}
 	options_init(&s.web.defaults);
 	s.web.base.report.interrupt = &stopping;
+	/* Requests are served one at a time, on the server's one thread. */
+	s.web.base.report.cache = report_cache_new(p);
 	stopping = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
@@ -374,6 +376,7 @@ int web_run(const struct profile *p, const struct options *o)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!d) {
 		close(fd);
+		report_cache_free(s.web.base.report.cache);
 		fprintf(stderr, "pprof: --http: libmicrohttpd cannot start its server\n");
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
@@ -390,6 +393,7 @@ int web_run(const struct profile *p, const struct options *o)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/* Joins the server's thread and closes the listening socket, which it owns. */
 	MHD_stop_daemon(d);
+	report_cache_free(s.web.base.report.cache);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	fprintf(stderr, "pprof: web UI stopped\n");
