@@ -34,13 +34,14 @@ same_output "granularity settings equal --lines, then --functions" "$W/textgran"
 # Later reports reuse what the first ones worked out (stacks, values, the
 # entries of each granularity): a session going back and forth must still
 # equal the command line, report for report.
-run 'top100\nfocus=walk\ntop100\nlines\ntop100\nfocus=\nignore=leaf_a\ntop100\nfunctions\ntop100\nlines\nignore=\ntop100\n' >"$W/revisit"
+run 'top100\nfocus=walk\ntop100\nlines\ntop100\nfocus=\nignore=leaf_a\ntop100\nfunctions\ntop100\nlines\nignore=\ntop100\nfunctions\ntop100\n' >"$W/revisit"
 { "$PPROF" --text "$G/prog" "$G/prof64le.prof"
   "$PPROF" --text --focus=walk "$G/prog" "$G/prof64le.prof"
   "$PPROF" --text --lines --focus=walk "$G/prog" "$G/prof64le.prof"
   "$PPROF" --text --lines --ignore=leaf_a "$G/prog" "$G/prof64le.prof"
   "$PPROF" --text --ignore=leaf_a "$G/prog" "$G/prof64le.prof"
-  "$PPROF" --text --lines "$G/prog" "$G/prof64le.prof"; } >"$W/textrevisit" 2>/dev/null
+  "$PPROF" --text --lines "$G/prog" "$G/prof64le.prof"
+  "$PPROF" --text "$G/prog" "$G/prof64le.prof"; } >"$W/textrevisit" 2>/dev/null
 same_output "a session revisiting settings equals the command line each time" "$W/textrevisit" "$W/revisit"
 
 run 'ignore=leaf\ntop100\nignore=\ntop1\n' >"$W/ignore"

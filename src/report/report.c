@@ -69,6 +69,14 @@ struct keyset {
 	struct entry *entry;   /* keys, displays, addresses; no values */
 	size_t nentry;
 	struct arena strings;
+	/*
+	 * The entries again with the values of the report made without
+	 * filters, for one choice of values and of second-frame removal
+	 * (NULL before there is one), and its sums.
+	 */
+	struct entry *valued;
+	int si, mean, no_auto_signal_frames;
+	int64_t local_total, focus_total, kept_total;
 };
 
 #define KEYSETS 8
@@ -115,6 +123,7 @@ struct builder {
 	uint32_t *keys;        /* all locations' entry lists */
 	size_t nkeys, cap_keys;
 	int keys_cached;       /* lk and keys are the report cache's */
+	struct keyset *keyset; /* ... and the entries came from, or went to, this one */
 	uint32_t *chain;       /* a stack's entries before de-duplication (keep_stacks) */
 	size_t cap_chain;
 	struct strbuf sb, tmp, fn;
@@ -683,6 +692,7 @@ static int keys_from_cache(struct builder *b)
 			ks = &c->keyset[i];
 	if (!ks)
 		return 0;
+	b->keyset = (struct keyset *)ks;
 	b->lk = ks->lk;
 	b->keys = ks->keys;
 	b->nkeys = ks->nkeys;
@@ -703,7 +713,7 @@ static void keys_to_cache(struct builder *b)
 
 	if (!c || b->gf || c->nkeyset == KEYSETS)
 		return;
-	ks = &c->keyset[c->nkeyset++];
+	ks = b->keyset = &c->keyset[c->nkeyset++];
 	ks->granularity = b->o->granularity;
 	ks->show_addresses = b->o->show_addresses;
 	ks->keep_templates = b->o->keep_templates;
@@ -721,6 +731,56 @@ static void keys_to_cache(struct builder *b)
 			ks->entry[i].display = arena_strdup(&ks->strings, r->entry[i].display);
 		ks->entry[i].address = r->entry[i].address;
 	}
+}
+
+/*
+ * A report without filters of the keyset's settings is the same report
+ * each time: its values are kept with the entries.  Whether b is one.
+ */
+static int unfiltered(const struct builder *b, int filtered)
+{
+	return b->keyset && !filtered && !b->gf && !b->out && !b->o->keep_stacks;
+}
+
+/* The values of an unfiltered report made before; 0 when there is none to take. */
+static int values_from_cache(struct builder *b, int filtered)
+{
+	const struct keyset *ks = b->keyset;
+	struct report *r = b->r;
+
+	if (!unfiltered(b, filtered) || !ks->valued || ks->si != b->si || ks->mean != b->mean ||
+	    ks->no_auto_signal_frames != b->o->no_auto_signal_frames)
+		return 0;
+	memcpy(r->entry, ks->valued, ks->nentry * sizeof(*r->entry));
+	r->local_total = ks->local_total;
+	r->focus_total = ks->focus_total;
+	r->kept_total = ks->kept_total;
+	return 1;
+}
+
+/* Keeps an unfiltered report's values with its entries (whose strings are the keyset's). */
+static void values_to_cache(struct builder *b, int filtered)
+{
+	struct keyset *ks = b->keyset;
+	const struct report *r = b->r;
+	size_t i;
+
+	if (!unfiltered(b, filtered))
+		return;
+	if (!ks->valued)
+		ks->valued = xcalloc(ks->nentry + 1, sizeof(*ks->valued));
+	for (i = 0; i < ks->nentry; i++) {
+		ks->valued[i] = ks->entry[i];
+		ks->valued[i].flat = r->entry[i].flat;
+		ks->valued[i].cum = r->entry[i].cum;
+		ks->valued[i].kept = r->entry[i].kept;
+	}
+	ks->si = b->si;
+	ks->mean = b->mean;
+	ks->no_auto_signal_frames = b->o->no_auto_signal_frames;
+	ks->local_total = r->local_total;
+	ks->focus_total = r->focus_total;
+	ks->kept_total = r->kept_total;
 }
 
 /* A location's entries, innermost first. */
@@ -855,6 +915,7 @@ void report_cache_free(struct report_cache *c)
 		free(c->keyset[i].lk);
 		free(c->keyset[i].keys);
 		free(c->keyset[i].entry);
+		free(c->keyset[i].valued);
 		arena_release(&c->keyset[i].strings);
 	}
 	free(c->frame);
@@ -1499,9 +1560,12 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		ret = 1;
 		goto out;
 	}
-	if (reduce_all(&b, focus != NULL, ignore != NULL, split) < 0) {
-		err_set(e, "interrupted");
-		goto out;
+	if (!values_from_cache(&b, focus || ignore)) {
+		if (reduce_all(&b, focus != NULL, ignore != NULL, split) < 0) {
+			err_set(e, "interrupted");
+			goto out;
+		}
+		values_to_cache(&b, focus || ignore);
 	}
 	gofilter_warn_tags(b.gf, o);
 	/* Go pprof's --diff_base: percentages of the base. */

@@ -301,6 +301,21 @@ TEST(report_cache)
 	CHECK(same_with_cache(p, &o, c));
 	o.keep_templates = 0;
 	CHECK(same_with_cache(p, &o, c));
+	/* Reports without filters, made again from the values kept: of each value, and by address. */
+	memset(&o, 0, sizeof(o));
+	CHECK(same_with_cache(p, &o, c));
+	CHECK(same_with_cache(p, &o, c));
+	o.sample_index = 1;
+	CHECK(same_with_cache(p, &o, c));
+	o.sample_index = 0;
+	CHECK(same_with_cache(p, &o, c));
+	o.granularity = GRAN_PCS;
+	CHECK(same_with_cache(p, &o, c));
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = "^b$";
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = NULL;
+	CHECK(same_with_cache(p, &o, c));
 	/* Another profile, then p again with values that saturate (no split). */
 	CHECK(same_with_cache(other, &o, c));
 	add_stack(p, am, 2, big, 1);
