@@ -38,10 +38,13 @@ struct locinfo {
 	uint8_t focus, ignore;
 };
 
-/* Per location, its entries at the granularity: 8 bytes, read for every frame. */
+/*
+ * Per location, its n entries at the granularity, innermost first: 8
+ * bytes, read for every frame.  One entry is in at itself (reduction reads
+ * no further); more start at builder.keys[at].
+ */
 struct lockeys {
-	uint32_t at;           /* the entry when there is one (reduction reads no further), else */
-	uint32_t n;            /* where its n, innermost first, start in builder.keys */
+	uint32_t at, n;
 };
 
 /*
@@ -682,8 +685,8 @@ static int keyset_fits(const struct keyset *ks, const struct report_options *o)
 /* The cache's entries for b's settings instead of build_keys', if it has them. */
 static int keys_from_cache(struct builder *b)
 {
-	const struct report_cache *c = b->cache;
-	const struct keyset *ks = NULL;
+	struct report_cache *c = b->cache;
+	struct keyset *ks = NULL;
 	struct report *r = b->r;
 	size_t i;
 
@@ -692,7 +695,7 @@ static int keys_from_cache(struct builder *b)
 			ks = &c->keyset[i];
 	if (!ks)
 		return 0;
-	b->keyset = (struct keyset *)ks;
+	b->keyset = ks;
 	b->lk = ks->lk;
 	b->keys = ks->keys;
 	b->nkeys = ks->nkeys;
@@ -943,7 +946,7 @@ static struct report_cache *cache_for(struct report_cache *c, const struct profi
  */
 static int ws_load(struct wstack *w, const struct builder *b, size_t i)
 {
-	const struct report_cache *c = b->cache;
+	struct report_cache *c = b->cache;
 	uint32_t j;
 
 	w->s = b->p->sample[i];
