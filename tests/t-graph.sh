@@ -606,9 +606,13 @@ for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do
 	sleep 1
 done
 check "--web removes its temporary file a few seconds later" test ! -e "$web_file"
-# Missing viewers: status 1 and what to install.
+# Missing viewers: status 1 and what to install.  Under valgrind,
+# posix_spawnp's child is a plain fork that cannot report a failed exec
+# (it exits 127 instead), so there these checks are skipped.
 for v in gv evince; do
-	if env PATH="$W/nobin" TMPDIR="$W/vtmp" "$PP" --$v "${C[@]}" >/dev/null 2>"$W/miss.err"; then
+	if [ -n "${VALGRIND_EXIT:-}" ]; then
+		skip "--$v without $v fails and says to install $v (not under valgrind)"
+	elif env PATH="$W/nobin" TMPDIR="$W/vtmp" "$PP" --$v "${C[@]}" >/dev/null 2>"$W/miss.err"; then
 		not_ok "--$v without $v fails"
 	elif grep -q "'$v'.*install the $v package" "$W/miss.err"; then
 		ok "--$v without $v fails and says to install $v"
@@ -617,7 +621,9 @@ for v in gv evince; do
 		show "$W/miss.err"
 	fi
 done
-if env -u BROWSER PATH="$W/nobin" TMPDIR="$W/vtmp" "$PP" --web "${C[@]}" >/dev/null 2>"$W/miss.err"; then
+if [ -n "${VALGRIND_EXIT:-}" ]; then
+	skip "--web without \$BROWSER or xdg-open fails and says what to install (not under valgrind)"
+elif env -u BROWSER PATH="$W/nobin" TMPDIR="$W/vtmp" "$PP" --web "${C[@]}" >/dev/null 2>"$W/miss.err"; then
 	not_ok "--web without a browser fails"
 elif grep -q "xdg-open.*xdg-utils.*BROWSER" "$W/miss.err"; then
 	ok "--web without \$BROWSER or xdg-open fails and says what to install"
