@@ -39,12 +39,13 @@ cat >"$W/compare.py" <<'EOF'
 import re, sys
 
 def short(name):
-    # gperftools pprof's short names: innermost (...) groups go, repeatedly.
+    # gperftools pprof's short names: innermost (...) groups go, repeatedly,
+    # but for a Go method's receiver, after a '.' ("fmt.(*pp).fmtInteger").
     inline = name.endswith(" (inline)")
     if inline:
         name = name[: -len(" (inline)")]
     while True:
-        n = re.sub(r"\([^()]*\)", "", name)
+        n = re.sub(r"(?<!\.)\([^()]*\)", "", name)
         if n == name:
             break
         name = n

@@ -7,8 +7,9 @@
 #   views.py flame SVG GO_TOP_CUM      checks frame widths against go -top -cum
 #
 # Names are compared as our --functions prints them: argument lists and
-# other (...) groups removed (but for a final " (inline)"), file names
-# cleaned as Go's filepath.Clean does.
+# other (...) groups removed (but for a final " (inline)" and a Go method's
+# receiver, the group after a '.'), file names cleaned as Go's
+# filepath.Clean does.
 import os
 import re
 import sys
@@ -41,7 +42,7 @@ def name(s):
     if s.endswith(" ??:0"):
         s = s[:-5]
     while True:
-        n = re.sub(r"\([^()]*\)", "", s)
+        n = re.sub(r"(?<!\.)\([^()]*\)", "", s)
         if n == s:
             break
         s = n
@@ -106,8 +107,8 @@ def shortener(rows):
 
 def tree(text):
     """Nodes: name -> (flat, cum, {caller: weight}, {callee: weight}).
-    Functions whose names are one once shortened (Go's fmt.(*pp).fmtInteger
-    and fmt.(*fmt).fmtInteger) are one node, their values and edges summed;
+    Functions whose names are one once shortened (the C++ overloads f(int)
+    and f(double)) are one node, their values and edges summed;
     where they share stacks, Go's sums count those twice and ours once, so
     such names are noted (Rows.merged) and not compared."""
     nodes, cur, callers, callees = Rows(), None, {}, None

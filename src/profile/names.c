@@ -6,14 +6,22 @@
 #include "names.h"
 #include "util.h"
 
+/* Marks an opening kept in strip_groups' stack. */
+#define KEPT ((size_t)-1)
+
 /*
  * Removes every group open..close, innermost first, as repeating pprof's
  * s/\([^()]*\)(\s*const)?//g until nothing changes does; in one pass, so
  * that deep nesting costs no more than its length: each opening is
  * remembered where it was written, and a close that matches one cuts the
  * output back to it (then skips a "\s*const" after it).
+ *
+ * With go_receivers, a group that follows a '.' is a Go method's receiver
+ * ("fmt.(*pp).fmtInteger"), not an argument list, and stays; gperftools
+ * pprof predates Go and drops it ("fmt..fmtInteger"), which makes one name
+ * of the methods of different types.  C++ names have no ".(".
  */
-static void strip_groups(struct strbuf *sb, char open, char close, int with_const)
+static void strip_groups(struct strbuf *sb, char open, char close, int with_const, int go_receivers)
 {
 	char *s = sb->buf, *w = sb->buf;
 	size_t i = 0, n = sb->len, depth = 0, cap = 0;
@@ -22,7 +30,10 @@ static void strip_groups(struct strbuf *sb, char open, char close, int with_cons
 	while (i < n) {
 		if (s[i] == open) {
 			GROW(opened, cap, depth + 1);
-			opened[depth++] = (size_t)(w - sb->buf);
+			opened[depth++] = go_receivers && w > sb->buf && w[-1] == '.' ? KEPT
+										     : (size_t)(w - sb->buf);
+		} else if (s[i] == close && depth && opened[depth - 1] == KEPT) {
+			depth--;
 		} else if (s[i] == close && depth) {
 			w = sb->buf + opened[--depth];
 			i++;
@@ -55,7 +66,7 @@ void short_function_name(const char *full, int keep_templates, struct strbuf *ou
 
 	sb_reset(out);
 	sb_adds(out, full);
-	strip_groups(out, '(', ')', 1);
+	strip_groups(out, '(', ')', 1, 1);
 	/* A trailing address tag "<0000000000401126>". */
 	if (out->len && out->buf[out->len - 1] == '>') {
 		size_t j = out->len - 1;
@@ -69,7 +80,7 @@ void short_function_name(const char *full, int keep_templates, struct strbuf *ou
 		}
 	}
 	if (!keep_templates)
-		strip_groups(out, '<', '>', 0);
+		strip_groups(out, '<', '>', 0, 0);
 	/* Drop everything up to the last whitespace that precedes "word::". */
 	for (i = 1; i < out->len; i++) {
 		size_t j = i;

@@ -41,6 +41,25 @@ TEST(plain_names)
 	sb_release(&sb);
 }
 
+/* A group after a '.' is a Go method's receiver, not an argument list. */
+TEST(go_receivers_stay)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_STR(shorten(&sb, "fmt.(*pp).fmtInteger", 0), "fmt.(*pp).fmtInteger");
+	CHECK_STR(shorten(&sb, "fmt.(*fmt).fmtInteger", 0), "fmt.(*fmt).fmtInteger");
+	CHECK_STR(shorten(&sb, "compress/flate.(*compressor).init", 0), "compress/flate.(*compressor).init");
+	CHECK_STR(shorten(&sb, "main.(*T).M.func1", 0), "main.(*T).M.func1");
+	CHECK_STR(shorten(&sb, "main.(*struct { a int }).M", 0), "main.(*struct { a int }).M");
+	CHECK_STR(shorten(&sb, "runtime.(*moduledata).textAddr", 1), "runtime.(*moduledata).textAddr");
+	/* A receiver inside an argument list goes with the list. */
+	CHECK_STR(shorten(&sb, "f(a.(b))", 0), "f");
+	/* An argument list after the receiver still goes. */
+	CHECK_STR(shorten(&sb, "pkg.(*T).M(int) const", 0), "pkg.(*T).M");
+	CHECK_STR(shorten(&sb, "Foo::operator()(int)", 0), "Foo::operator");
+	sb_release(&sb);
+}
+
 TEST(keep_templates)
 {
 	struct strbuf sb = STRBUF_INIT;
