@@ -120,6 +120,7 @@ int main(void)
 {
 	RUN(strips_like_gperftools);
 	RUN(plain_names);
+	RUN(go_receivers_stay);
 	RUN(keep_templates);
 	RUN(replaces_contents);
 	RUN(deep_nesting);
