@@ -62,10 +62,31 @@ struct flinfo {
  * left them: the cache keeps a few (KEYSETS), for as long as it lives,
  * since reports still held point at their strings.
  */
+/* The settings functions' names and frame-removal marks depend on. */
+struct name_settings {
+	int keep_templates;
+	const struct frame_rules *frames;
+};
+
+static struct name_settings name_settings_of(const struct report_options *o)
+{
+	return (struct name_settings){ o->keep_templates, o->frames };
+}
+
+static int same_name_settings(struct name_settings a, struct name_settings b)
+{
+	return a.keep_templates == b.keep_templates && a.frames == b.frames;
+}
+
+struct entry_values {
+	int64_t flat, cum;
+	int kept;
+};
+
 struct keyset {
 	enum granularity granularity;
-	int show_addresses, keep_templates;
-	const struct frame_rules *frames;
+	int show_addresses;
+	struct name_settings names;
 	struct lockeys *lk;    /* per location */
 	uint32_t *keys;
 	size_t nkeys;
@@ -73,11 +94,11 @@ struct keyset {
 	size_t nentry;
 	struct arena strings;
 	/*
-	 * The entries again with the values of the report made without
-	 * filters, for one choice of values and of second-frame removal
-	 * (NULL before there is one), and its sums.
+	 * Per entry, the values of the report made without filters, for one
+	 * choice of values and of second-frame removal (NULL before there is
+	 * one), and its sums.
 	 */
-	struct entry *valued;
+	struct entry_values *valued;
 	int si, mean, no_auto_signal_frames;
 	int64_t local_total, focus_total, kept_total;
 };
@@ -99,8 +120,7 @@ struct report_cache {
 	 * cache (in names, for as long as it lives).
 	 */
 	struct fninfo *fi;
-	int fi_keep_templates;
-	const struct frame_rules *fi_frames;
+	struct name_settings fi_settings;
 	struct arena names_arena;
 	struct strtab *names;
 	/* The values of one choice (pick_value's) and what they sum to. */
@@ -355,7 +375,7 @@ static void build_fninfo(struct builder *b)
 	struct strtab *names = c ? c->names : b->r->index->keys;
 	size_t i, n = p->nfunction;
 
-	if (c && c->fi && c->fi_keep_templates == b->o->keep_templates && c->fi_frames == b->o->frames) {
+	if (c && c->fi && same_name_settings(c->fi_settings, name_settings_of(b->o))) {
 		memcpy(b->fi, c->fi, n * sizeof(*b->fi));
 		return;
 	}
@@ -377,8 +397,7 @@ static void build_fninfo(struct builder *b)
 		free(c->fi);
 		c->fi = xcalloc(n + 1, sizeof(*c->fi));
 		memcpy(c->fi, b->fi, n * sizeof(*b->fi));
-		c->fi_keep_templates = b->o->keep_templates;
-		c->fi_frames = b->o->frames;
+		c->fi_settings = name_settings_of(b->o);
 	}
 }
 
@@ -679,7 +698,7 @@ static void build_keys(struct builder *b)
 static int keyset_fits(const struct keyset *ks, const struct report_options *o)
 {
 	return ks->granularity == o->granularity && ks->show_addresses == o->show_addresses &&
-	       ks->keep_templates == o->keep_templates && ks->frames == o->frames;
+	       same_name_settings(ks->names, name_settings_of(o));
 }
 
 /* The cache's entries for b's settings instead of build_keys', if it has them. */
@@ -719,8 +738,7 @@ static void keys_to_cache(struct builder *b)
 	ks = b->keyset = &c->keyset[c->nkeyset++];
 	ks->granularity = b->o->granularity;
 	ks->show_addresses = b->o->show_addresses;
-	ks->keep_templates = b->o->keep_templates;
-	ks->frames = b->o->frames;
+	ks->names = name_settings_of(b->o);
 	ks->lk = b->lk;
 	ks->keys = b->keys;
 	ks->nkeys = b->nkeys;
@@ -750,11 +768,16 @@ static int values_from_cache(struct builder *b, int filtered)
 {
 	const struct keyset *ks = b->keyset;
 	struct report *r = b->r;
+	size_t i;
 
 	if (!unfiltered(b, filtered) || !ks->valued || ks->si != b->si || ks->mean != b->mean ||
 	    ks->no_auto_signal_frames != b->o->no_auto_signal_frames)
 		return 0;
-	memcpy(r->entry, ks->valued, ks->nentry * sizeof(*r->entry));
+	for (i = 0; i < ks->nentry; i++) {
+		r->entry[i].flat = ks->valued[i].flat;
+		r->entry[i].cum = ks->valued[i].cum;
+		r->entry[i].kept = ks->valued[i].kept;
+	}
 	r->local_total = ks->local_total;
 	r->focus_total = ks->focus_total;
 	r->kept_total = ks->kept_total;
@@ -773,7 +796,6 @@ static void values_to_cache(struct builder *b, int filtered)
 	if (!ks->valued)
 		ks->valued = xcalloc(ks->nentry + 1, sizeof(*ks->valued));
 	for (i = 0; i < ks->nentry; i++) {
-		ks->valued[i] = ks->entry[i];
 		ks->valued[i].flat = r->entry[i].flat;
 		ks->valued[i].cum = r->entry[i].cum;
 		ks->valued[i].kept = r->entry[i].kept;
