@@ -260,6 +260,10 @@ static void walk(struct unit *u, Dwarf_Die *die, int32_t parent, int32_t *last_c
 
 		switch (tag) {
 		case DW_TAG_subprogram:
+			/* A declaration holds no code (a unit declares every function it calls). */
+			if (dwarf_hasattr(&child, DW_AT_declaration))
+				break;
+			/* fall through */
 		case DW_TAG_inlined_subroutine:
 			idx = add_node(u, &child, parent, last_child);
 			if (idx >= 0 && parent < 0 && tag == DW_TAG_subprogram)

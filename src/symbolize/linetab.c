@@ -82,13 +82,21 @@ static uint64_t lp_leb(struct lp *r, int sign)
 	return 0;
 }
 
-static uint64_t lp_uleb(struct lp *r)
+/* Most operands are one byte: those without a call. */
+static inline uint64_t lp_uleb(struct lp *r)
 {
+	if (__builtin_expect(r->p < r->end && !(*r->p & 0x80), 1))
+		return *r->p++;
 	return lp_leb(r, 0);
 }
 
-static int64_t lp_sleb(struct lp *r)
+static inline int64_t lp_sleb(struct lp *r)
 {
+	if (__builtin_expect(r->p < r->end && !(*r->p & 0x80), 1)) {
+		unsigned char b = *r->p++;
+
+		return b & 0x40 ? (int64_t)b - 0x80 : (int64_t)b;
+	}
 	return (int64_t)lp_leb(r, 1);
 }
 
