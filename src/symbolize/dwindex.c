@@ -87,6 +87,10 @@ struct dwindex {
 	/* Where the line tables are, for the Dwarf they were found in. */
 	Dwarf *sec_dw;
 	struct linesections sec;
+	/* dwindex_want's addresses (object addresses, ascending), and a copy in a unit's. */
+	const uint64_t *want;
+	size_t nwant;
+	uint64_t *want_dw;
 };
 
 struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn sym, void *ctx)
@@ -117,6 +121,7 @@ void dwindex_free(struct dwindex *ix)
 	}
 	free(ix->unit);
 	free(ix->cus);
+	free(ix->want_dw);
 	free(ix);
 }
 
@@ -353,7 +358,43 @@ static void expand(struct unit *u, int32_t k)
 		walk(u, &die, k, &last, depth);
 }
 
-static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
+void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n)
+{
+	ix->want = addr;
+	ix->nwant = n;
+	free(ix->want_dw);
+	ix->want_dw = n ? xmalloc(n * sizeof(*ix->want_dw)) : NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The wanted addresses as the unit's DWARF has them (delta: DWARF address - object address). */
+static const struct linewant *want_in_dwarf(struct dwindex *ix, uint64_t delta, struct linewant *w)
+{
+	size_t i;
+	int sorted = 1;
+
+	if (!ix->nwant)
+		return NULL;
+	for (i = 0; i < ix->nwant; i++) {
+		ix->want_dw[i] = ix->want[i] + delta;
+		if (i && ix->want_dw[i] < ix->want_dw[i - 1])
+			sorted = 0;
+	}
+	/* Addresses that wrapped around. */
+	if (!sorted)
+		qsort(ix->want_dw, ix->nwant, sizeof(*ix->want_dw), cmp_u64);
+	w->addr = ix->want_dw;
+	w->n = ix->nwant;
+	return w;
+}
+
+static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie, uint64_t delta)
 {
 	Dwarf_Off off = dwarf_dieoffset(cudie);
 	struct unit *u;
@@ -398,7 +439,9 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie)
 			ix->sec_dw = dw;
 			linesections_find(dw, &ix->sec);
 		}
-		linetab_read(&u->lines, &ix->sec, cudie, u->comp_dir);
+		struct linewant w;
+
+		linetab_read(&u->lines, &ix->sec, cudie, u->comp_dir, want_in_dwarf(ix, delta, &w));
 	}
 	/* Before DWARF 5 there is no file 0: libdw's stands in for none. */
 	if (u->lines.nfile > 1 && dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL,
@@ -539,7 +582,7 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		return 0;
 	/* The DWARF's own address (a separate debug file may be laid out apart). */
 	addr = addr + ix->bias - bias;
-	u = unit_for(ix, cudie);
+	u = unit_for(ix, cudie, ix->bias - bias);
 	line_at(ix, u, addr, file, line);
 	/* The last top-level range starting at or below addr that holds it. */
 	lo = search_above(u->top, u->ntop, sizeof(*u->top), addr, range_lo);
@@ -618,7 +661,7 @@ unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr)
 	Dwarf_Die mem, *cudie = unit_die(ix, addr + ix->bias, &mem, &bias);
 	const struct linerow *l;
 
-	if (!cudie || !(l = linetab_find(&unit_for(ix, cudie)->lines, addr + ix->bias - bias)))
+	if (!cudie || !(l = linetab_find(&unit_for(ix, cudie, ix->bias - bias)->lines, addr + ix->bias - bias)))
 		return 0;
 	return l->discriminator;
 }

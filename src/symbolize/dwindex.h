@@ -39,6 +39,13 @@ struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn s
 void dwindex_free(struct dwindex *ix);
 
 /*
+ * The only object addresses (ascending, n of them) to be looked up from
+ * now on; addr stays the caller's until the index is freed or told again.
+ * Units read after this keep only the line rows these can find.
+ */
+void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n);
+
+/*
  * Fills up to max frames for the object address addr, innermost first, and
  * returns how many there are (which may exceed max).  Returns 0 when no
  * compilation unit covers addr; then file and line may still come from a line

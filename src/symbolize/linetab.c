@@ -197,6 +197,12 @@ static void add_file(struct names *n, const char *fname, const char *dir)
 	n->nfile++;
 }
 
+/* File i's name as the table will have it. */
+static const char *names_file(const struct names *n, size_t i)
+{
+	return n->file[i].composed ? n->buf + n->file[i].buf_off : n->file[i].name;
+}
+
 static void add_dir(struct names *n, const char *dir)
 {
 	GROW(n->dir, n->cap_dir, n->ndir + 1);
@@ -284,10 +290,99 @@ struct lstate {
 	uint64_t file, column, discriminator, isa;
 };
 
-static inline void add_row(struct linetab *t, size_t *cap, const struct lstate *st, int end,
-			   struct lp *r)
+/*
+ * Where rows go.  Without want every row is kept.  With it, a sequence's
+ * rows are taken an address at a time: of the rows at one address only the
+ * one a lookup there finds is a candidate (the last that ends no sequence,
+ * as libdw sorts them), and it is kept when a wanted address lies between
+ * it and the sequence's next address.  A lookup of a wanted address then
+ * finds the row it finds in the whole table: that is the last row at or
+ * below it of some sequence, and every sequence's is kept.  Ends of
+ * sequences are always kept.
+ */
+struct sink {
+	const struct linewant *want;
+	struct linerow held;   /* the candidate at the current address of the sequence */
+	int holding;
+	size_t wi;             /* the first wanted address at or above held.addr */
+	int unordered;         /* an address went down within a sequence: keep everything */
+};
+
+static void store(struct linetab *t, size_t *cap, const struct linerow *row)
 {
-	struct linerow *w;
+	if (__builtin_expect(t->nrow == *cap, 0))
+		GROW(t->row, *cap, t->nrow + 1);
+	t->row[t->nrow++] = *row;
+}
+
+/* The first wanted address at or above a, searching from k. */
+static size_t want_from(const struct linewant *w, size_t k, uint64_t a)
+{
+	size_t hi = w->n;
+
+	if (k < hi && w->addr[k] >= a)
+		return k;
+	while (k < hi) {
+		size_t mid = k + (hi - k) / 2;
+
+		if (w->addr[mid] < a)
+			k = mid + 1;
+		else
+			hi = mid;
+	}
+	return k;
+}
+
+/* Ends the held candidate's address group at hi (UINT64_MAX: none follows). */
+static void release(struct linetab *t, size_t *cap, struct sink *k, uint64_t hi)
+{
+	if (k->holding && k->wi < k->want->n && (hi == UINT64_MAX || k->want->addr[k->wi] < hi))
+		store(t, cap, &k->held);
+	k->holding = 0;
+}
+
+static inline __attribute__((always_inline)) void filter_row(struct linetab *t, size_t *cap,
+							     struct sink *k, const struct linerow *row)
+{
+	/* Within a sequence the wanted addresses are passed in order. */
+	size_t from = k->holding ? k->wi : 0;
+
+	/* Most rows: the next address of a sequence, usually with nothing wanted before it. */
+	if (__builtin_expect(k->holding && !row->end && row->addr > k->held.addr, 1)) {
+		if (k->wi < k->want->n && k->want->addr[k->wi] < row->addr) {
+			store(t, cap, &k->held);
+			k->wi = want_from(k->want, k->wi, row->addr);
+		}
+		k->held = *row;
+		return;
+	}
+	if (k->holding && row->addr < k->held.addr) {
+		k->unordered = 1;
+		return;
+	}
+	if (k->holding && row->addr == k->held.addr) {
+		if (!row->end) {
+			k->held = *row;
+			return;
+		}
+	} else if (k->holding) {
+		release(t, cap, k, row->addr);
+	}
+	if (row->end) {
+		/* An end sorts before rows at its address: the held one may be found past it. */
+		store(t, cap, row);
+		release(t, cap, k, UINT64_MAX);
+		return;
+	}
+	k->wi = want_from(k->want, from, row->addr);
+	k->held = *row;
+	k->holding = 1;
+}
+
+static inline void add_row(struct linetab *t, size_t *cap, struct sink *k, const struct lstate *st,
+			   int end, struct lp *r)
+{
+	struct linerow w;
 
 	/* What libdw's row fields cannot hold makes libdw fail the table: libdw decides. */
 	if (__builtin_expect(st->line < INT_MIN || st->line > INT_MAX || st->column > 0xffff ||
@@ -295,19 +390,20 @@ static inline void add_row(struct linetab *t, size_t *cap, const struct lstate *
 		r->bad = 1;
 		return;
 	}
-	if (__builtin_expect(t->nrow == *cap, 0))
-		GROW(t->row, *cap, t->nrow + 1);
-	w = &t->row[t->nrow++];
-	w->addr = st->addr;
-	w->line = (int32_t)st->line;
-	w->file = (uint32_t)st->file;
-	w->discriminator = (uint32_t)st->discriminator;
-	w->end = (uint32_t)end;
+	w.addr = st->addr;
+	w.line = (int32_t)st->line;
+	w.file = (uint32_t)st->file;
+	w.discriminator = (uint32_t)st->discriminator;
+	w.end = (uint32_t)end;
+	if (!k->want)
+		store(t, cap, &w);
+	else
+		filter_row(t, cap, k, &w);
 }
 
 /* An extended opcode (after its 0): its length, its sub-opcode, its operands. */
-static void extended_op(struct linetab *t, size_t *cap, struct lp *r, struct lstate *st,
-			unsigned address_size)
+static void extended_op(struct linetab *t, size_t *cap, struct sink *k, struct lp *r,
+			struct lstate *st, unsigned address_size)
 {
 	unsigned len, sub;
 	const unsigned char *next;
@@ -325,7 +421,7 @@ static void extended_op(struct linetab *t, size_t *cap, struct lp *r, struct lst
 	sub = *r->p++;
 	switch (sub) {
 	case DW_LNE_end_sequence:
-		add_row(t, cap, st, 1, r);
+		add_row(t, cap, k, st, 1, r);
 		*st = (struct lstate){ 0, 1, 1, 0, 0, 0 };
 		break;
 	case DW_LNE_set_address:
@@ -350,40 +446,47 @@ static void extended_op(struct linetab *t, size_t *cap, struct lp *r, struct lst
 static const unsigned char std_args[] = { 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
 
 /* Runs the line program [r->p, r->end) with the header's parameters. */
-static void run_program(struct linetab *t, struct lp *r, unsigned address_size, unsigned min_len,
-			int line_base, unsigned line_range,
+static void run_program(struct linetab *t, struct lp *r, struct sink *k, unsigned address_size,
+			unsigned min_len, int line_base, unsigned line_range,
 			unsigned opcode_base, const unsigned char *lengths)
 {
 	struct lstate st = { 0, 1, 1, 0, 0, 0 };
 	/* Rows take four bytes of program or more (gcc's about five): room for them at once. */
-	size_t cap = (size_t)(r->end - r->p) / 4 + 16;
+	size_t cap = k->want ? 64 : (size_t)(r->end - r->p) / 4 + 16;
 	unsigned op;
+	/* What each special opcode adds to the line and the address, without a division per row. */
+	int line_step[256];
+	uint64_t addr_step[256];
 
 	t->row = xmalloc(cap * sizeof(*t->row));
+	for (op = opcode_base; line_range && op < 256; op++) {
+		line_step[op] = line_base + (int)((op - opcode_base) % line_range);
+		addr_step[op] = (uint64_t)min_len * ((op - opcode_base) / line_range);
+	}
 
 	for (op = 1; op < opcode_base && op < sizeof(std_args); op++)
 		if (lengths[op - 1] != std_args[op])
 			r->bad = 1;
-	while (r->p < r->end && !r->bad) {
+	while (r->p < r->end && !r->bad && !k->unordered) {
 		op = *r->p++;
 		if (op >= opcode_base) {
 			if (!line_range) {
 				r->bad = 1;
 				break;
 			}
-			st.line += line_base + (int)((op - opcode_base) % line_range);
-			st.addr += (uint64_t)min_len * ((op - opcode_base) / line_range);
-			add_row(t, &cap, &st, 0, r);
+			st.line += line_step[op];
+			st.addr += addr_step[op];
+			add_row(t, &cap, k, &st, 0, r);
 			st.discriminator = 0;
 		} else if (op == 0) {
-			extended_op(t, &cap, r, &st, address_size);
+			extended_op(t, &cap, k, r, &st, address_size);
 		} else {
 			uint64_t u;
 			int64_t sl;
 
 			switch (op) {
 			case DW_LNS_copy:
-				add_row(t, &cap, &st, 0, r);
+				add_row(t, &cap, k, &st, 0, r);
 				st.discriminator = 0;
 				break;
 			case DW_LNS_advance_pc:
@@ -439,6 +542,9 @@ static void run_program(struct linetab *t, struct lp *r, unsigned address_size, 
 			}
 		}
 	}
+	/* A sequence the program never ended: its last row may become the table's end. */
+	if (k->holding)
+		store(t, &cap, &k->held);
 }
 
 static int row_before(const struct linerow *a, const struct linerow *b)
@@ -502,7 +608,7 @@ static void sort_rows(struct linetab *t)
 
 /* Decodes the table at offset off of .debug_line; -1 leaves the unit to libdw. */
 static int decode(struct linetab *t, const struct linesections *s, uint64_t off,
-		  unsigned address_size, const char *comp_dir)
+		  unsigned address_size, const char *comp_dir, const struct linewant *want)
 {
 	struct lp r = { 0 };
 	struct names n = { 0 };
@@ -557,15 +663,33 @@ static int decode(struct linetab *t, const struct linesections *s, uint64_t off,
 	if (r.bad || header_length > (uint64_t)(r.end - header_start) ||
 	    r.p != header_start + header_length)
 		goto fail;
-	run_program(t, &r, address_size, min_len, line_base, line_range,
-		    opcode_base, lengths);
+	/* Where file 0 is not file 1, dwindex reads the rows before a file is set: keep them all. */
+	if (want && version >= 5 && n.nfile > 1 && strcmp(names_file(&n, 0), names_file(&n, 1)))
+		want = NULL;
+	{
+		const unsigned char *program = r.p;
+		struct sink k = { .want = want };
+
+		run_program(t, &r, &k, address_size, min_len, line_base, line_range,
+			    opcode_base, lengths);
+		if (k.unordered && !r.bad) {
+			/* Rows out of order within a sequence: every row, as libdw sorts them. */
+			free(t->row);
+			t->row = NULL;
+			t->nrow = 0;
+			r.p = program;
+			k = (struct sink){ 0 };
+			run_program(t, &r, &k, address_size, min_len, line_base, line_range,
+				    opcode_base, lengths);
+		}
+	}
 	if (r.bad)
 		goto fail;
 	t->names = n.buf;
 	t->nfile = n.nfile;
 	t->file = xmalloc((n.nfile + 1) * sizeof(*t->file));
 	for (i = 0; i < n.nfile; i++)
-		t->file[i] = n.file[i].composed ? n.buf + n.file[i].buf_off : n.file[i].name;
+		t->file[i] = names_file(&n, i);
 	free(n.dir);
 	free(n.file);
 	sort_rows(t);
@@ -625,7 +749,7 @@ void linetab_read_libdw(struct linetab *t, Dwarf_Die *cudie)
 }
 
 int linetab_decode(struct linetab *t, const struct linesections *s, Dwarf_Die *cudie,
-		   const char *comp_dir)
+		   const char *comp_dir, const struct linewant *want)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word off;
@@ -638,13 +762,13 @@ int linetab_decode(struct linetab *t, const struct linesections *s, Dwarf_Die *c
 	    (address_size != 4 && address_size != 8) ||
 	    dwarf_formudata(dwarf_attr(cudie, DW_AT_stmt_list, &a), &off) != 0)
 		return -1;
-	return decode(t, s, off, address_size, comp_dir);
+	return decode(t, s, off, address_size, comp_dir, want);
 }
 
 void linetab_read(struct linetab *t, const struct linesections *s, Dwarf_Die *cudie,
-		  const char *comp_dir)
+		  const char *comp_dir, const struct linewant *want)
 {
-	if (linetab_decode(t, s, cudie, comp_dir) < 0)
+	if (linetab_decode(t, s, cudie, comp_dir, want) < 0)
 		linetab_read_libdw(t, cudie);
 }
 

@@ -42,6 +42,17 @@ struct linesections {
 void linesections_find(Dwarf *dw, struct linesections *s);
 
 /*
+ * The addresses a table is read for (the unit's own, ascending): with
+ * them, only the rows some lookup of them can find are kept, besides each
+ * sequence's end, and a lookup of any other address may go wrong.  A unit
+ * holds hundreds of functions; a profile touches a few addresses of each.
+ */
+struct linewant {
+	const uint64_t *addr;
+	size_t n;
+};
+
+/*
  * Reads the line table of the unit cudie into t (zeroed first).  The
  * common line programs are decoded here, directly from the section: a
  * table libdw keeps as linked rows and sorts whole costs several times
@@ -52,11 +63,14 @@ void linesections_find(Dwarf *dw, struct linesections *s);
  * libdw cannot read either leaves t empty.
  */
 void linetab_read(struct linetab *t, const struct linesections *s, Dwarf_Die *cudie,
-		  const char *comp_dir);
+		  const char *comp_dir, const struct linewant *want);
 
-/* The two ways linetab_read takes: decode returns -1 for a unit it leaves to libdw (t empty). */
+/*
+ * The two ways linetab_read takes: decode returns -1 for a unit it leaves
+ * to libdw (t empty), which reads every row.  want may be NULL (every row).
+ */
 int linetab_decode(struct linetab *t, const struct linesections *s, Dwarf_Die *cudie,
-		   const char *comp_dir);
+		   const char *comp_dir, const struct linewant *want);
 void linetab_read_libdw(struct linetab *t, Dwarf_Die *cudie);
 
 /* libdw's row for addr (dwarf_getsrc_die's): the last at or below it, NULL past a sequence's end. */

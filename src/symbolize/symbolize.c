@@ -813,6 +813,7 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	struct work *work;
+	uint64_t *addrs;
 	size_t i, nwork = 0;
 
 	/*
@@ -849,15 +850,33 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 	sort_by_key(work, nwork, sizeof(*work), work_addr);
 	sort_by_key(work, nwork, sizeof(*work), work_order);
 	memset(s->function_memo, 0, sizeof(s->function_memo));
+	addrs = xcalloc(nwork + 1, sizeof(*addrs));
+	for (i = 0; i < nwork; i++)
+		addrs[i] = work[i].addr;
 	for (i = 0; i < nwork; i++) {
+		struct object *ob = s->objs[work[i].order];
+
 		/* In address order the locations are scattered: hint the ones ahead. */
 		if (i + 8 < nwork)
 			__builtin_prefetch(p->location[work[i + 8].loc], 1);
-		if (i == 0 || work[i].order != work[i - 1].order)
-			object_dwarf(s, s->objs[work[i].order]);
-		symbolize_pc(s, s->objs[work[i].order], p->location[work[i].loc], work[i].addr, &tmp);
+		if (i == 0 || work[i].order != work[i - 1].order) {
+			size_t j = i;
+
+			object_dwarf(s, ob);
+			/* Line tables keep only the rows of these addresses. */
+			while (j < nwork && work[j].order == work[i].order)
+				j++;
+			if (ob->dw)
+				dwindex_want(ob->dw, addrs + i, j - i);
+		}
+		symbolize_pc(s, ob, p->location[work[i].loc], work[i].addr, &tmp);
 	}
 	prefetch_finish(s);
+	/* The objects outlive addrs, and nothing else is looked up in them. */
+	for (i = 0; i < s->nobjs; i++)
+		if (s->objs[i]->dw)
+			dwindex_want(s->objs[i]->dw, NULL, 0);
+	free(addrs);
 	free(work);
 	sb_release(&tmp);
 	if (s->o->verbose && !s->quiet)

@@ -12,7 +12,8 @@
 /*
  * Every compilation unit of each object: where linetab_decode reads the
  * table, its rows (address, line, file, discriminator, end) and file names
- * are libdw's, one for one.  The objects: this test's own program (gcc's
+ * are libdw's, one for one; read for a few addresses only, each of those
+ * finds the row it finds in the whole table.  The objects: this test's own program (gcc's
  * DWARF 5), the ELF seeds of the fuzzing harness (DWARF 4, i386, aarch64,
  * big-endian ppc64, relocatable objects, a stripped library), the C
  * library with its separate debug file when installed, and any named on
@@ -57,6 +58,61 @@ static int same_table(const struct linetab *a, const struct linetab *b, const ch
 	return 1;
 }
 
+static int cmp_addr(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The table read for some addresses only (one row in every, at, just
+ * below and just above its address, and 0 and the top): each of them finds
+ * the row it finds in the whole table.  Returns 0 when one does not.
+ */
+static int same_lookups(const struct linetab *all, const struct linesections *s, Dwarf_Die *cu,
+			const char *comp_dir, size_t every, const char *what)
+{
+	uint64_t *w = malloc((3 * all->nrow + 3) * sizeof(*w));
+	struct linewant want = { w, 0 };
+	struct linetab some;
+	size_t i;
+	int ok = 1;
+
+	w[want.n++] = 0;
+	w[want.n++] = UINT64_MAX;
+	for (i = 0; i < all->nrow; i += every) {
+		w[want.n++] = all->row[i].addr;
+		w[want.n++] = all->row[i].addr - 1;
+		w[want.n++] = all->row[i].addr + 1;
+	}
+	qsort(w, want.n, sizeof(*w), cmp_addr);
+	if (linetab_decode(&some, s, cu, comp_dir, &want) != 0) {
+		TEST_NOTE("    %s: not decoded for %zu addresses", what, want.n);
+		free(w);
+		return 0;
+	}
+	for (i = 0; i < want.n && ok; i++) {
+		const struct linerow *x = linetab_find(&some, w[i]), *y = linetab_find(all, w[i]);
+
+		if ((x || y) && (!x || !y || x->addr != y->addr || x->line != y->line ||
+				 x->file != y->file || x->discriminator != y->discriminator)) {
+			TEST_NOTE("    %s, every %zu: 0x%llx finds line %d at 0x%llx, in the whole table "
+				  "line %d at 0x%llx", what, every, (unsigned long long)w[i], x ? x->line : -1,
+				  x ? (unsigned long long)x->addr : 0ULL, y ? y->line : -1,
+				  y ? (unsigned long long)y->addr : 0ULL);
+			ok = 0;
+		}
+	}
+	if (ok && some.nrow > all->nrow) {
+		TEST_NOTE("    %s: %zu rows kept of %zu", what, some.nrow, all->nrow);
+		ok = 0;
+	}
+	linetab_free(&some);
+	free(w);
+	return ok;
+}
+
 /* Compares the tables of every unit of path; returns how many differ. */
 static int compare_object(const char *path, struct tally *t)
 {
@@ -92,12 +148,16 @@ static int compare_object(const char *path, struct tally *t)
 		if (dwarf_offdie(dw, off + hsize, &cu)) {
 			t->units++;
 			snprintf(what, sizeof(what), "%s, unit at 0x%llx", path, (unsigned long long)off);
-			if (linetab_decode(&ours, &s, &cu,
-					   dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a))) == 0) {
+			const char *comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+
+			if (linetab_decode(&ours, &s, &cu, comp_dir, NULL) == 0) {
 				t->decoded++;
 				t->rows += ours.nrow;
 				linetab_read_libdw(&theirs, &cu);
-				if (!same_table(&ours, &theirs, what))
+				if (!same_table(&ours, &theirs, what) ||
+				    !same_lookups(&ours, &s, &cu, comp_dir, 1, what) ||
+				    !same_lookups(&ours, &s, &cu, comp_dir, 7, what) ||
+				    !same_lookups(&ours, &s, &cu, comp_dir, 101, what))
 					bad++;
 				linetab_free(&theirs);
 			}
