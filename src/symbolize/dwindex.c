@@ -660,8 +660,9 @@ unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr)
 	Dwarf_Addr bias = 0;
 	Dwarf_Die mem, *cudie = unit_die(ix, addr + ix->bias, &mem, &bias);
 	const struct linerow *l;
+	uint64_t delta = ix->bias - bias;
 
-	if (!cudie || !(l = linetab_find(&unit_for(ix, cudie, ix->bias - bias)->lines, addr + ix->bias - bias)))
+	if (!cudie || !(l = linetab_find(&unit_for(ix, cudie, delta)->lines, addr + delta)))
 		return 0;
 	return l->discriminator;
 }
