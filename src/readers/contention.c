@@ -170,9 +170,9 @@ static int contention_read(const char *name, const unsigned char *buf, size_t le
 {
 	struct state st = { .cycles_per_ns = 2.8, .period = 1 };
 	struct strbuf map = STRBUF_INIT;
-	struct location **lbuf = NULL;
+	struct stack_builder *sb = NULL;
 	uint64_t *addr = NULL;
-	size_t naddr, cap_addr = 0, cap_lbuf = 0;
+	size_t naddr, cap_addr = 0;
 	struct text t;
 	int ret = -1, r;
 
@@ -183,6 +183,7 @@ static int contention_read(const char *name, const unsigned char *buf, size_t le
 		notef("Old format contention profile: mistakenly reports condition variable "
 		      "signals as lock contentions.");
 	set_types(p);
+	sb = stack_builder_begin(p);
 	while (text_next(&t)) {
 		int64_t cycles, count, value[2];
 		const char *at = NULL;
@@ -201,7 +202,7 @@ static int contention_read(const char *name, const unsigned char *buf, size_t le
 				goto out;
 			}
 			value[0] = count < 0 ? 0 : count * st.period * DELAY_SCALE;
-			text_add_stack(p, addr, naddr, value, ro && ro->raw_addresses, &lbuf, &cap_lbuf);
+			text_build_stack(sb, addr, naddr, value, ro && ro->raw_addresses);
 		} else if ((r = variable(&t, &st, p)) < 0) {
 			goto out;
 		} else if (!r) {
@@ -211,12 +212,15 @@ static int contention_read(const char *name, const unsigned char *buf, size_t le
 	}
 	if (!st.seen_clockrate)
 		notef("No cycles/second entry in profile; Guessing 2.8 GHz");
+	/* The samples are all in before the mappings are given to the locations. */
+	stack_builder_end(sb);
+	sb = NULL;
 	reader_maps(p, name, map.buf, map.len);
 	ret = 0;
 out:
+	stack_builder_end(sb);
 	sb_release(&map);
 	free(addr);
-	free(lbuf);
 	return ret;
 }
 

@@ -237,9 +237,9 @@ static int heap_read(const char *name, const unsigned char *buf, size_t len,
 {
 	struct heap_header h;
 	struct text t;
-	struct location **lbuf = NULL;
+	struct stack_builder *sb = NULL;
 	uint64_t *addr = NULL;
-	size_t naddr, cap_addr = 0, cap_lbuf = 0, maplen = 0;
+	size_t naddr, cap_addr = 0, maplen = 0;
 	const char *map = NULL;
 	int four = has_alloc(buf, len), ret = -1;
 
@@ -249,6 +249,7 @@ static int heap_read(const char *name, const unsigned char *buf, size_t len,
 	if (parse_header(&t, &h) < 0)
 		return -1;
 	set_types(p, four, &h);
+	sb = stack_builder_begin(p);
 	while (text_next(&t)) {
 		const char *s = t.line, *end = t.line + t.len, *at;
 		int64_t raw[4], value[4];
@@ -272,14 +273,17 @@ static int heap_read(const char *name, const unsigned char *buf, size_t len,
 			continue;
 		if (set_values(&t, &h, raw, four, value) < 0)
 			goto out;
-		text_add_stack(p, addr, naddr, value, ro && ro->raw_addresses, &lbuf, &cap_lbuf);
+		text_build_stack(sb, addr, naddr, value, ro && ro->raw_addresses);
 	}
+	/* The samples are all in before the mappings are given to the locations. */
+	stack_builder_end(sb);
+	sb = NULL;
 	reader_maps(p, name, map, maplen);
 	say_sampling(&h);
 	ret = 0;
 out:
+	stack_builder_end(sb);
 	free(addr);
-	free(lbuf);
 	return ret;
 }
 

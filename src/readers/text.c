@@ -156,6 +156,17 @@ struct sample *text_add_stack(struct profile *p, const uint64_t *addr, size_t n,
 	return profile_add_sample(p, *buf, n, value);
 }
 
+void text_build_stack(struct stack_builder *sb, const uint64_t *addr, size_t n,
+		      const int64_t *value, int raw)
+{
+	uint64_t *pc = stack_builder_reserve(sb, n);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pc[i] = i && !raw ? addr[i] - 1 : addr[i];
+	stack_builder_commit(sb, n, value);
+}
+
 void reader_maps(struct profile *p, const char *name, const char *text, size_t len)
 {
 	size_t i;

@@ -76,5 +76,13 @@ int text_addresses(struct text *t, const char *s, const char *end, uint64_t **ad
 struct sample *text_add_stack(struct profile *p, const uint64_t *addr, size_t n, const int64_t *value,
 		    int raw, struct location ***buf, size_t *cap);
 
+/*
+ * The same through a stack builder, for readers of many samples that need
+ * none of them back: their lookups are batched and the samples added on
+ * the builder's thread.
+ */
+void text_build_stack(struct stack_builder *sb, const uint64_t *addr, size_t n,
+		      const int64_t *value, int raw);
+
 
 #endif
