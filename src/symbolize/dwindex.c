@@ -87,7 +87,7 @@ struct dwindex {
 	/* Where the line tables are, for the Dwarf they were found in. */
 	Dwarf *sec_dw;
 	struct linesections sec;
-	/* dwindex_want's addresses (object addresses, ascending), and a copy in a unit's. */
+	/* dwindex_want's addresses (object addresses, ascending), and the same as DWARF addresses. */
 	const uint64_t *want;
 	size_t nwant;
 	uint64_t *want_dw;
@@ -434,13 +434,12 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie, uint64_t delt
 	}
 	{
 		Dwarf *dw = dwarf_cu_getdwarf(cudie->cu);
+		struct linewant w;
 
 		if (dw != ix->sec_dw) {
 			ix->sec_dw = dw;
 			linesections_find(dw, &ix->sec);
 		}
-		struct linewant w;
-
 		linetab_read(&u->lines, &ix->sec, cudie, u->comp_dir, want_in_dwarf(ix, delta, &w));
 	}
 	/* Before DWARF 5 there is no file 0: libdw's stands in for none. */

@@ -872,7 +872,7 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		symbolize_pc(s, ob, p->location[work[i].loc], work[i].addr, &tmp);
 	}
 	prefetch_finish(s);
-	/* The objects outlive addrs, and nothing else is looked up in them. */
+	/* The objects outlive addrs: units read after this keep every row. */
 	for (i = 0; i < s->nobjs; i++)
 		if (s->objs[i]->dw)
 			dwindex_want(s->objs[i]->dw, NULL, 0);
