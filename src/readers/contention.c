@@ -171,8 +171,7 @@ static int contention_read(const char *name, const unsigned char *buf, size_t le
 	struct state st = { .cycles_per_ns = 2.8, .period = 1 };
 	struct strbuf map = STRBUF_INIT;
 	struct stack_builder *sb = NULL;
-	uint64_t *addr = NULL;
-	size_t naddr, cap_addr = 0;
+	size_t naddr;
 	struct text t;
 	int ret = -1, r;
 
@@ -191,7 +190,8 @@ static int contention_read(const char *name, const unsigned char *buf, size_t le
 		if ((r = sample_line(&t, &cycles, &count, &at)) < 0)
 			goto out;
 		if (r) {
-			if (text_addresses(&t, at + 1, t.line + t.len, &addr, &naddr, &cap_addr) < 0)
+			if (!text_stack(&t, sb, at + 1, t.line + t.len,
+					ro && ro->raw_addresses ? TEXT_RAW : 1, &naddr))
 				goto out;
 			if (!naddr)
 				continue;
@@ -202,7 +202,7 @@ static int contention_read(const char *name, const unsigned char *buf, size_t le
 				goto out;
 			}
 			value[0] = count < 0 ? 0 : count * st.period * DELAY_SCALE;
-			text_build_stack(sb, addr, naddr, value, ro && ro->raw_addresses);
+			stack_builder_commit(sb, naddr, value);
 		} else if ((r = variable(&t, &st, p)) < 0) {
 			goto out;
 		} else if (!r) {
@@ -220,7 +220,6 @@ static int contention_read(const char *name, const unsigned char *buf, size_t le
 out:
 	stack_builder_end(sb);
 	sb_release(&map);
-	free(addr);
 	return ret;
 }
 

@@ -238,8 +238,7 @@ static int heap_read(const char *name, const unsigned char *buf, size_t len,
 	struct heap_header h;
 	struct text t;
 	struct stack_builder *sb = NULL;
-	uint64_t *addr = NULL;
-	size_t naddr, cap_addr = 0, maplen = 0;
+	size_t naddr, maplen = 0;
 	const char *map = NULL;
 	int four = has_alloc(buf, len), ret = -1;
 
@@ -266,14 +265,14 @@ static int heap_read(const char *name, const unsigned char *buf, size_t len,
 			text_fail(&t, "not a heap sample line (want 'N: S [N: S] @ ADDRESS...')");
 			goto out;
 		}
-		if (text_addresses(&t, at + 1, end, &addr, &naddr, &cap_addr) < 0)
+		if (!text_stack(&t, sb, at + 1, end, ro && ro->raw_addresses ? TEXT_RAW : 1, &naddr))
 			goto out;
 		/* pprof skips a sample without a stack (Go's heap profiles have them). */
 		if (!naddr)
 			continue;
 		if (set_values(&t, &h, raw, four, value) < 0)
 			goto out;
-		text_build_stack(sb, addr, naddr, value, ro && ro->raw_addresses);
+		stack_builder_commit(sb, naddr, value);
 	}
 	/* The samples are all in before the mappings are given to the locations. */
 	stack_builder_end(sb);
@@ -283,7 +282,6 @@ static int heap_read(const char *name, const unsigned char *buf, size_t len,
 	ret = 0;
 out:
 	stack_builder_end(sb);
-	free(addr);
 	return ret;
 }
 

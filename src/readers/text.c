@@ -82,13 +82,6 @@ int text_header_is(const unsigned char *buf, size_t len, const char *prefix)
 	return text_header(&t, 1) && text_starts(&t, prefix);
 }
 
-const char *text_skip_blanks(const char *s, const char *end)
-{
-	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
-		s++;
-	return s;
-}
-
 int text_int(const char **s, const char *end, int signed_ok, int64_t *v)
 {
 	const char *p = *s;
@@ -112,59 +105,54 @@ int text_int(const char **s, const char *end, int signed_ok, int64_t *v)
 	return 0;
 }
 
-int text_addresses(struct text *t, const char *s, const char *end, uint64_t **addr, size_t *n,
-		   size_t *cap)
+/* Each byte's hexadecimal value plus one, 0 for none: one load per digit on heap profiles' stacks. */
+static const unsigned char hex_plus1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+uint64_t *text_stack(struct text *t, struct stack_builder *sb, const char *s, const char *end,
+		     size_t back_from, size_t *n)
 {
+	/* A word and its blank take two bytes at least: room for all of them. */
+	uint64_t *pc = stack_builder_reserve(sb, (size_t)(end - s) / 2 + 1);
+	size_t i;
+
 	*n = 0;
 	for (;;) {
-		const char *w;
+		const char *w, *digits;
 		uint64_t a = 0;
-		int digits = 0;
+		int d;
 
 		s = text_skip_blanks(s, end);
 		if (s >= end)
-			return 0;
+			break;
 		w = s;
 		if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 			s += 2;
-		for (; s < end && hex_digit(*s) >= 0; s++) {
-			/* Leading zeros do not count: "0x00000000004005d0" is 64 bits. */
-			if (digits || *s != '0')
-				digits++;
-			if (digits > 16)
-				return text_fail(t, "address '%.*s' is longer than 64 bits",
-						 (int)(end - w > 40 ? 40 : end - w), w);
-			a = a << 4 | (uint64_t)hex_digit(*s);
+		/* Leading zeros do not count: "0x00000000004005d0" is 64 bits. */
+		while (s < end && *s == '0')
+			s++;
+		for (digits = s; s < end && (d = hex_plus1[(unsigned char)*s] - 1) >= 0; s++)
+			a = a << 4 | (uint64_t)d;
+		if (s - digits > 16) {
+			text_fail(t, "address '%.*s' is longer than 64 bits",
+				  (int)(end - w > 40 ? 40 : end - w), w);
+			return NULL;
 		}
 		if (s == w || (s < end && *s != ' ' && *s != '\t' && *s != '\r') ||
-		    (s - w == 2 && w[1] != '0'))
-			return text_fail(t, "'%.*s' is not a hexadecimal address",
-					 (int)(end - w > 40 ? 40 : end - w), w);
-		GROW(*addr, *cap, *n + 1);
-		(*addr)[(*n)++] = a;
+		    (s - w == 2 && w[1] != '0')) {
+			text_fail(t, "'%.*s' is not a hexadecimal address",
+				  (int)(end - w > 40 ? 40 : end - w), w);
+			return NULL;
+		}
+		pc[(*n)++] = a;
 	}
-}
-
-struct sample *text_add_stack(struct profile *p, const uint64_t *addr, size_t n, const int64_t *value,
-		    int raw, struct location ***buf, size_t *cap)
-{
-	size_t i;
-
-	GROW(*buf, *cap, n + 1);
-	for (i = 0; i < n; i++)
-		(*buf)[i] = profile_location(p, i && !raw ? addr[i] - 1 : addr[i]);
-	return profile_add_sample(p, *buf, n, value);
-}
-
-void text_build_stack(struct stack_builder *sb, const uint64_t *addr, size_t n,
-		      const int64_t *value, int raw)
-{
-	uint64_t *pc = stack_builder_reserve(sb, n);
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		pc[i] = i && !raw ? addr[i] - 1 : addr[i];
-	stack_builder_commit(sb, n, value);
+	for (i = back_from; i < *n; i++)
+		pc[i]--;
+	return pc;
 }
 
 void reader_maps(struct profile *p, const char *name, const char *text, size_t len)

@@ -52,7 +52,13 @@ int text_header_is(const unsigned char *buf, size_t len, const char *prefix);
 int text_starts(const struct text *t, const char *prefix);
 
 /* Skips blanks (spaces, tabs, carriage returns) from s; returns where they end. */
-const char *text_skip_blanks(const char *s, const char *end);
+static inline const char *text_skip_blanks(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++;
+	return s;
+}
+
 /*
  * A decimal integer at *s, with an optional '-' when signed_ok, as a signed
  * 64-bit value; moves *s past it.  -1 when there is none or it does not fit.
@@ -60,29 +66,18 @@ const char *text_skip_blanks(const char *s, const char *end);
 int text_int(const char **s, const char *end, int signed_ok, int64_t *v);
 
 /*
- * The stack of hexadecimal addresses in [s, end): words separated by
- * blanks, each with an optional "0x".  Fills *addr (grown with GROW; *cap
- * its capacity) with *n addresses, leaf first as written.  -1 with the
- * error set on a word that is not a 64-bit hexadecimal number.
+ * Reads the stack of hexadecimal addresses in [s, end) into sb's next
+ * record (stack_builder_reserve): words separated by blanks, each with an
+ * optional "0x", leaf first as written.  Frames from index back_from on are
+ * taken one byte back, inside the call: 1 for gperftools pprof's text
+ * readers (callers' return addresses, the leaf as it is), TEXT_RAW for none
+ * (--raw_addresses).  Returns the addresses, *n of them, for the caller to
+ * adjust further and commit (stack_builder_commit), or NULL with the error
+ * set on a word that is not a 64-bit hexadecimal number.
  */
-int text_addresses(struct text *t, const char *s, const char *end, uint64_t **addr, size_t *n,
-		   size_t *cap);
-
-/*
- * Adds the sample of a stack as gperftools pprof's text readers do:
- * callers' return addresses are taken one byte back, inside the call
- * (unless raw), the leaf as it is.  Returns the sample.
- */
-struct sample *text_add_stack(struct profile *p, const uint64_t *addr, size_t n, const int64_t *value,
-		    int raw, struct location ***buf, size_t *cap);
-
-/*
- * The same through a stack builder, for readers of many samples that need
- * none of them back: their lookups are batched and the samples added on
- * the builder's thread.
- */
-void text_build_stack(struct stack_builder *sb, const uint64_t *addr, size_t n,
-		      const int64_t *value, int raw);
+#define TEXT_RAW SIZE_MAX
+uint64_t *text_stack(struct text *t, struct stack_builder *sb, const char *s, const char *end,
+		     size_t back_from, size_t *n);
 
 
 #endif

@@ -115,36 +115,19 @@ static int line_addresses(struct text *t, uint64_t **addr, size_t *n, size_t *ca
 	return 0;
 }
 
-/* Adds a stack: callers one byte back (all frames when every_frame), then Go's leaf duplicate check. */
-static struct sample *add_stack(struct profile *p, uint64_t *addr, size_t n, int64_t count,
-				int every_frame, int raw, struct location ***buf, size_t *cap)
-{
-	size_t i;
-
-	for (i = 0; i < n && !raw; i++)
-		if (i || every_frame)
-			addr[i]--;
-	/* The unwinder's copy of the leaf, one byte back. */
-	if (n > 1 && !every_frame && addr[0] == addr[1] + 1) {
-		memmove(addr + 1, addr + 2, (n - 2) * sizeof(*addr));
-		n--;
-	}
-	return text_add_stack(p, addr, n, &count, 1, buf, cap);
-}
-
 static int read_counts(struct text *t, struct profile *p, int raw)
 {
 	const char *sp = memchr(t->line, ' ', t->len);
-	struct location **lbuf = NULL;
-	uint64_t *addr = NULL;
-	size_t n, cap = 0, cap_lbuf = 0;
 	const char *type = profile_intern_n(p, t->line, (size_t)(sp - t->line));
 	const char *types[] = { type, "count" };
+	struct stack_builder *sb;
+	size_t n;
 	int ret = -1;
 
 	profile_set_sample_types(p, 1, types);
 	p->period_type.type = type;
 	p->period_type.unit = profile_intern(p, "count");
+	sb = stack_builder_begin(p);
 	while (text_next(t)) {
 		const char *s = t->line, *end = t->line + t->len;
 		int64_t count;
@@ -157,14 +140,14 @@ static int read_counts(struct text *t, struct profile *p, int raw)
 			text_fail(t, "not a count line (want 'N @ 0xADDRESS...')");
 			goto out;
 		}
-		if (text_addresses(t, s + 2, end, &addr, &n, &cap) < 0)
+		/* Go's parser takes every frame one byte back, the leaf too. */
+		if (!text_stack(t, sb, s + 2, end, raw ? TEXT_RAW : 0, &n))
 			goto out;
-		add_stack(p, addr, n, count, 1, raw, &lbuf, &cap_lbuf);
+		stack_builder_commit(sb, n, &count);
 	}
 	ret = 0;
 out:
-	free(addr);
-	free(lbuf);
+	stack_builder_end(sb);
 	return ret;
 }
 
@@ -188,18 +171,33 @@ static int thread_stack(struct text *t, uint64_t **addr, size_t *n, size_t *cap,
 	return 0;
 }
 
+/* Callers one byte back, then Go's check for the unwinder's copy of the leaf. */
+static size_t thread_pcs(uint64_t *addr, size_t n, int raw)
+{
+	size_t i;
+
+	for (i = 1; i < n && !raw; i++)
+		addr[i]--;
+	if (n > 1 && addr[0] == addr[1] + 1) {
+		memmove(addr + 1, addr + 2, (n - 2) * sizeof(*addr));
+		n--;
+	}
+	return n;
+}
+
 static int read_threads(struct text *t, struct profile *p, int raw)
 {
 	static const char *const types[] = { "thread", "count" };
-	struct location **lbuf = NULL;
-	struct sample *last = NULL;
-	uint64_t *addr = NULL;
-	size_t n, cap = 0, cap_lbuf = 0;
-	int ret = -1, more = 1, same;
+	static const int64_t one = 1;
+	struct stack_builder *sb;
+	uint64_t *addr = NULL, *last = NULL;
+	size_t n, nlast = 0, cap = 0, cap_last = 0;
+	int ret = -1, more = 1, same, any = 0;
 
 	profile_set_sample_types(p, 1, types);
 	p->period_type.type = profile_intern(p, "thread");
 	p->period_type.unit = profile_intern(p, "count");
+	sb = stack_builder_begin(p);
 	/* A threadz dump starts with lines of its own before the first thread. */
 	if (!is_thread_start(t))
 		while ((more = text_next(t)) && !is_map_sentinel(t) && !text_starts(t, "-"))
@@ -215,16 +213,21 @@ static int read_threads(struct text *t, struct profile *p, int raw)
 			goto out;
 		if (same || !n) {
 			/* "[same as previous thread]": one more of the last one. */
-			if (last)
-				last->value[0]++;
+			if (any)
+				stack_builder_add(sb, last, nlast, &one);
 			continue;
 		}
-		last = add_stack(p, addr, n, 1, 0, raw, &lbuf, &cap_lbuf);
+		nlast = thread_pcs(addr, n, raw);
+		GROW(last, cap_last, nlast);
+		memcpy(last, addr, nlast * sizeof(*addr));
+		any = 1;
+		stack_builder_add(sb, last, nlast, &one);
 	}
 	ret = 0;
 out:
+	stack_builder_end(sb);
 	free(addr);
-	free(lbuf);
+	free(last);
 	return ret;
 }
 
