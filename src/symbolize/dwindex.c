@@ -87,10 +87,15 @@ struct dwindex {
 	/* Where the line tables are, for the Dwarf they were found in. */
 	Dwarf *sec_dw;
 	struct linesections sec;
-	/* dwindex_want's addresses (object addresses, ascending), and the same as DWARF addresses. */
+	/*
+	 * dwindex_want's addresses (object addresses, ascending), and the same
+	 * as DWARF addresses for a delta other than 0 (want_delta, once made).
+	 */
 	const uint64_t *want;
 	size_t nwant;
 	uint64_t *want_dw;
+	uint64_t want_delta;
+	int have_want_dw;
 };
 
 struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn sym, void *ctx)
@@ -363,7 +368,8 @@ void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n)
 	ix->want = addr;
 	ix->nwant = n;
 	free(ix->want_dw);
-	ix->want_dw = n ? xmalloc(n * sizeof(*ix->want_dw)) : NULL;
+	ix->want_dw = NULL;
+	ix->have_want_dw = 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -373,7 +379,11 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The wanted addresses as the unit's DWARF has them (delta: DWARF address - object address). */
+/*
+ * The wanted addresses as the unit's DWARF has them (delta: DWARF address -
+ * object address): the caller's own for 0, the usual delta, else made once
+ * per delta (all units of an object share one).
+ */
 static const struct linewant *want_in_dwarf(struct dwindex *ix, uint64_t delta, struct linewant *w)
 {
 	size_t i;
@@ -381,16 +391,25 @@ static const struct linewant *want_in_dwarf(struct dwindex *ix, uint64_t delta, 
 
 	if (!ix->nwant)
 		return NULL;
-	for (i = 0; i < ix->nwant; i++) {
-		ix->want_dw[i] = ix->want[i] + delta;
-		if (i && ix->want_dw[i] < ix->want_dw[i - 1])
-			sorted = 0;
-	}
-	/* Addresses that wrapped around. */
-	if (!sorted)
-		qsort(ix->want_dw, ix->nwant, sizeof(*ix->want_dw), cmp_u64);
-	w->addr = ix->want_dw;
 	w->n = ix->nwant;
+	w->addr = ix->want;
+	if (!delta)
+		return w;
+	if (!ix->have_want_dw || ix->want_delta != delta) {
+		if (!ix->want_dw)
+			ix->want_dw = xmalloc(ix->nwant * sizeof(*ix->want_dw));
+		for (i = 0; i < ix->nwant; i++) {
+			ix->want_dw[i] = ix->want[i] + delta;
+			if (i && ix->want_dw[i] < ix->want_dw[i - 1])
+				sorted = 0;
+		}
+		/* Addresses that wrapped around. */
+		if (!sorted)
+			qsort(ix->want_dw, ix->nwant, sizeof(*ix->want_dw), cmp_u64);
+		ix->want_delta = delta;
+		ix->have_want_dw = 1;
+	}
+	w->addr = ix->want_dw;
 	return w;
 }
 

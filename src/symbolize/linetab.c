@@ -333,11 +333,24 @@ static size_t want_from(const struct linewant *w, size_t k, uint64_t a)
 	return k;
 }
 
-/* Ends the held candidate's address group at hi (UINT64_MAX: none follows). */
+/*
+ * Keeps the held candidate when a wanted address lies before hi, where its
+ * address group ends (UINT64_MAX: no row follows); returns whether it did.
+ */
+static inline int keep_held(struct linetab *t, size_t *cap, struct sink *k, uint64_t hi)
+{
+	if (k->wi < k->want->n && (hi == UINT64_MAX || k->want->addr[k->wi] < hi)) {
+		store(t, cap, &k->held);
+		return 1;
+	}
+	return 0;
+}
+
+/* Ends the held candidate's address group at hi, as keep_held. */
 static void release(struct linetab *t, size_t *cap, struct sink *k, uint64_t hi)
 {
-	if (k->holding && k->wi < k->want->n && (hi == UINT64_MAX || k->want->addr[k->wi] < hi))
-		store(t, cap, &k->held);
+	if (k->holding)
+		keep_held(t, cap, k, hi);
 	k->holding = 0;
 }
 
@@ -349,10 +362,8 @@ static inline __attribute__((always_inline)) void filter_row(struct linetab *t, 
 
 	/* Most rows: the next address of a sequence, usually with nothing wanted before it. */
 	if (__builtin_expect(k->holding && !row->end && row->addr > k->held.addr, 1)) {
-		if (k->wi < k->want->n && k->want->addr[k->wi] < row->addr) {
-			store(t, cap, &k->held);
+		if (keep_held(t, cap, k, row->addr))
 			k->wi = want_from(k->want, k->wi, row->addr);
-		}
 		k->held = *row;
 		return;
 	}
