@@ -150,8 +150,8 @@ static void add_column(struct strbuf *sb, const char *s, int width)
 {
 	int n = (int)strlen(s);
 
-	for (; n < width; width--)
-		sb_addc(sb, ' ');
+	if (n < width)
+		sb_addn(sb, ' ', (size_t)(width - n));
 	sb_add(sb, s, (size_t)n);
 	sb_addc(sb, ' ');
 }

@@ -29,41 +29,21 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = 0;
 }
 
-void sb_grow(struct strbuf *sb, size_t extra)
+void sb_grow_to(struct strbuf *sb, size_t extra)
 {
-	if (sb->len + extra + 1 > sb->cap) {
-		size_t cap = sb->cap ? sb->cap : 64;
+	size_t cap = sb->cap ? sb->cap : 64;
 
-		while (cap < sb->len + extra + 1)
-			cap *= 2;
-		if (sb->cap) {
-			sb->buf = xrealloc(sb->buf, cap);
-		} else {
-			sb->buf = xmalloc(cap);
-			sb->buf[0] = 0;
-		}
-		sb->cap = cap;
+	if (sb->len + extra + 1 <= sb->cap)
+		return;
+	while (cap < sb->len + extra + 1)
+		cap *= 2;
+	if (sb->cap) {
+		sb->buf = xrealloc(sb->buf, cap);
+	} else {
+		sb->buf = xmalloc(cap);
+		sb->buf[0] = 0;
 	}
-}
-
-void sb_add(struct strbuf *sb, const void *p, size_t n)
-{
-	sb_grow(sb, n);
-	memcpy(sb->buf + sb->len, p, n);
-	sb->len += n;
-	sb->buf[sb->len] = 0;
-}
-
-void sb_adds(struct strbuf *sb, const char *s)
-{
-	sb_add(sb, s, strlen(s));
-}
-
-void sb_addc(struct strbuf *sb, char c)
-{
-	sb_grow(sb, 1);
-	sb->buf[sb->len++] = c;
-	sb->buf[sb->len] = 0;
+	sb->cap = cap;
 }
 
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
