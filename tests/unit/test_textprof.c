@@ -153,6 +153,55 @@ TEST(go_count_profile)
 	profile_free(p);
 }
 
+/* A heap profile of one sample line whose stack is words. */
+static struct profile *heap_words(const char *words, int raw, struct err *e)
+{
+	char text[512];
+	struct read_options ro = { .raw_addresses = raw };
+	struct profile *p = NULL;
+
+	snprintf(text, sizeof(text), "heap profile: 1: 8 [ 1: 8] @ heapprofile\n"
+		 "1: 8 [ 1: 8] @ %s\n", words);
+	if (reader_load_buffer("t.prof", (const unsigned char *)text, strlen(text), &ro, &p, NULL,
+			       e) < 0)
+		return NULL;
+	return p;
+}
+
+TEST(text_stack_words)
+{
+	static const uint64_t back[] = { 0x4005d0, 0xabcdef, 0x1f }, raw[] = { 0x4005d0, 0xabcdf0, 0x20 };
+	static const uint64_t top[] = { 0xffffffffffffffffull };
+	struct profile *p;
+	struct err e;
+
+	/* Leading zeros do not count; "0x" is optional, either case, blanks are any. */
+	p = heap_words("0x00000000000000000000004005d0\tABCDF0  0X20 \r", 0, &e);
+	if (CHECK(p)) {
+		CHECK_EQ_INT(value(p, back, 3, 0), 1);
+		profile_free(p);
+	}
+	p = heap_words("0x00000000000000000000004005d0 abcdf0 0x20", 1, &e);
+	if (CHECK(p)) {
+		CHECK_EQ_INT(value(p, raw, 3, 0), 1);
+		profile_free(p);
+	}
+	p = heap_words("0xffffffffffffffff", 0, &e);
+	if (CHECK(p)) {
+		CHECK_EQ_INT(value(p, top, 1, 0), 1);
+		profile_free(p);
+	}
+	/* Seventeen digits after the zeros, a bare "0x", a word that is not hex. */
+	CHECK(!heap_words("0x1 0x000012345678901234567", 0, &e));
+	CHECK_CONTAINS(e.msg, "t.prof: line 2: address '0x000012345678901234567' is longer than 64 bits");
+	CHECK(!heap_words("0x1 0x 0x2", 0, &e));
+	CHECK_CONTAINS(e.msg, "'0x 0x2' is not a hexadecimal address");
+	CHECK(!heap_words("0x1 0x2g", 0, &e));
+	CHECK_CONTAINS(e.msg, "'0x2g' is not a hexadecimal address");
+	CHECK(!heap_words("0x1 -0x2", 0, &e));
+	CHECK_CONTAINS(e.msg, "'-0x2' is not a hexadecimal address");
+}
+
 TEST(gperftools_symbolized)
 {
 	static const uint64_t a[] = { 0x1000, 0x2000 };
@@ -261,6 +310,7 @@ int main(void)
 	RUN(contention_values);
 	RUN(thread_same_as_previous);
 	RUN(go_count_profile);
+	RUN(text_stack_words);
 	RUN(gperftools_symbolized);
 	RUN(raw_round_trip);
 	RUN(merge_value_scale);
