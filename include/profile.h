@@ -93,16 +93,21 @@ struct label {
 	const char *num_unit;
 };
 
+/*
+ * The stack follows the header: nlocation location indexes (positions in
+ * profile->location, id - 1), leaf first; read it with sample_stack or
+ * sample_location.  Four bytes a frame instead of a pointer's eight: the
+ * samples are most of a big profile's memory.
+ */
 struct sample {
-	struct location **location; /* leaf first */
-	uint32_t nlocation;
+	int64_t *value;             /* nsample_type values */
 	/*
 	 * Sorted as Go orders them: string labels by key, then numeric ones by
 	 * key; labels of one key keep their order.  NULL when nlabel is 0.
 	 */
-	uint32_t nlabel;
 	struct label *label;
-	int64_t *value;             /* nsample_type values */
+	uint32_t nlocation;
+	uint32_t nlabel;
 };
 
 struct strtab;
@@ -151,6 +156,19 @@ struct profile {
 	size_t cap_mapping, cap_location, cap_function, cap_sample, cap_comment;
 	struct profile_index *index;
 };
+
+/* A sample's stack: indexes into p->location, leaf first. */
+static inline const uint32_t *sample_stack(const struct sample *s)
+{
+	return (const uint32_t *)(s + 1);
+}
+
+/* The location of a sample's frame j (0: the leaf). */
+static inline struct location *sample_location(const struct profile *p, const struct sample *s,
+					       size_t j)
+{
+	return p->location[sample_stack(s)[j]];
+}
 
 /* What p's values are divided by to be in their unit: value_scale, or 1. */
 static inline int64_t profile_value_scale(const struct profile *p)

@@ -154,6 +154,9 @@ static struct location *new_location(struct profile *p, struct mapping *m, uint6
 	if (v == (uint64_t)1 << (k + LOC_CHUNK_BITS))
 		ix->loc_chunk[k] = arena_alloc(&p->arena, v * sizeof(*l));
 	GROW(p->location, p->cap_location, p->nlocation + 1);
+	/* Samples hold 32-bit indexes (id - 1). */
+	if (p->nlocation >= UINT32_MAX)
+		BUG("more than 2^32 - 1 locations");
 	l = location_at(ix, p->nlocation + 1);
 	memset(l, 0, sizeof(*l));
 	l->address = addr;
@@ -296,21 +299,48 @@ void profile_set_lines(struct profile *p, struct location *loc, const struct lin
 	loc->line = n ? arena_memdup(&p->arena, line, n * sizeof(*line)) : NULL;
 }
 
+/*
+ * A stack's hash is of its location indexes, as samples hold them: the
+ * index is remade on the queue's thread, which must not read p->location
+ * while the reader grows it.
+ */
+static inline uint64_t stack_hash_step(uint64_t h, uint32_t idx)
+{
+	return hash_u64(h ^ idx);
+}
+
 uint64_t profile_stack_hash(struct location *const *loc, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
 	size_t i;
 
-	/* Location pointers are unique and stable: hash them without loading them. */
 	for (i = 0; i < n; i++)
-		h = hash_u64(h ^ (uintptr_t)loc[i]);
+		h = stack_hash_step(h, (uint32_t)(loc[i]->id - 1));
+	return h;
+}
+
+static uint64_t stack_hash_of(const struct sample *s)
+{
+	const uint32_t *ids = sample_stack(s);
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ s->nlocation;
+	uint32_t i;
+
+	for (i = 0; i < s->nlocation; i++)
+		h = stack_hash_step(h, ids[i]);
 	return h;
 }
 
 static int same_stack(const struct sample *s, struct location *const *loc, size_t n)
 {
-	/* An empty stack's array may be NULL, which memcmp must not see. */
-	return s->nlocation == n && (!n || !memcmp(s->location, loc, n * sizeof(*loc)));
+	const uint32_t *ids = sample_stack(s);
+	size_t i;
+
+	if (s->nlocation != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (ids[i] != loc[i]->id - 1)
+			return 0;
+	return 1;
 }
 
 /* A sample's key is its stack and its labels (in canonical order). */
@@ -338,7 +368,7 @@ static uint64_t labels_hash(uint64_t h, const struct label *l, size_t n)
 /* The hash a sample was added with. */
 static uint64_t sample_hash(const struct sample *s)
 {
-	uint64_t h = profile_stack_hash(s->location, s->nlocation);
+	uint64_t h = stack_hash_of(s);
 
 	return s->nlabel ? labels_hash(h, s->label, s->nlabel) : h;
 }
@@ -401,7 +431,8 @@ static struct sample *add_sample(struct profile *p, struct location *const *loc,
 {
 	struct htab *t = sample_index(p);
 	struct sample *s;
-	size_t i, k;
+	uint32_t *ids;
+	size_t i, k, stack;
 
 	HTAB_FIND(t, h, k, same_sample(p->sample[t->slot[k].idx - 1], loc, n, label, nlabel));
 	if (t->slot[k].idx) {
@@ -410,19 +441,20 @@ static struct sample *add_sample(struct profile *p, struct location *const *loc,
 			s->value[i] = sat_add(s->value[i], value[i]);
 		return s;
 	}
-	/* One block: the sample, its values, its stack, its labels. */
-	s = arena_alloc8(&p->sample_arena, sizeof(*s) + p->nsample_type * sizeof(*value) +
-			n * sizeof(*loc) + nlabel * sizeof(*label));
+	/* One block: the sample, its stack, its values (8-byte aligned), its labels. */
+	stack = (sizeof(*s) + n * sizeof(uint32_t) + 7) & ~(size_t)7;
+	s = arena_alloc8(&p->sample_arena, stack + p->nsample_type * sizeof(*value) +
+			nlabel * sizeof(*label));
 	s->nlocation = (uint32_t)n;
-	s->value = (int64_t *)(s + 1);
+	ids = (uint32_t *)(s + 1);
+	for (i = 0; i < n; i++)
+		ids[i] = (uint32_t)(loc[i]->id - 1);
+	s->value = (int64_t *)((char *)s + stack);
 	memcpy(s->value, value, p->nsample_type * sizeof(*value));
-	s->location = n ? (struct location **)(s->value + p->nsample_type) : NULL;
-	if (n)
-		memcpy(s->location, loc, n * sizeof(*loc));
 	s->nlabel = (uint32_t)nlabel;
 	s->label = NULL;
 	if (nlabel) {
-		s->label = (struct label *)((struct location **)(s->value + p->nsample_type) + n);
+		s->label = (struct label *)(s->value + p->nsample_type);
 		memcpy(s->label, label, nlabel * sizeof(*label));
 	}
 	GROW(p->sample, p->cap_sample, p->nsample + 1);
@@ -505,6 +537,7 @@ static void translate_labels(struct profile *dst, const struct sample *s, struct
  * (which win where both cover an address).
  */
 struct relocation {
+	const struct profile *src;
 	int64_t *delta;        /* dst address - src address, by src mapping id - 1 */
 	struct location **loc; /* dst's location of each src location, by id - 1 */
 };
@@ -545,6 +578,7 @@ static void relocation_init(struct relocation *r, struct profile *dst, const str
 	size_t i, k, n = dst->nmapping;
 	struct htab objects;
 
+	r->src = src;
 	r->delta = xcalloc(src->nmapping + 1, sizeof(*r->delta));
 	r->loc = xcalloc(src->nlocation + 1, sizeof(*r->loc));
 	htab_init(&objects, 2 * (n + src->nmapping));
@@ -621,7 +655,7 @@ static void relocate_hint(const struct profile *dst, const struct relocation *r,
 	uint32_t i;
 
 	for (i = 0; i < s->nlocation; i++) {
-		const struct location *l = s->location[i];
+		const struct location *l = sample_location(r->src, s, i);
 		uint64_t a = l->address;
 
 		if (r->loc[l->id - 1])
@@ -645,7 +679,7 @@ static struct location **translate(struct profile *dst, const struct relocation 
 	GROW(*buf, *cap, *n + s->nlocation + 1);
 	out = *buf + *n;
 	for (i = 0; i < s->nlocation; i++)
-		out[i] = relocate(dst, r, s->location[i]);
+		out[i] = relocate(dst, r, sample_location(r->src, s, i));
 	*n += s->nlocation;
 	return out;
 }

@@ -282,7 +282,7 @@ static int contention_raw(FILE *out, const struct profile *q, const uint64_t *ad
 		else
 			fprintf(out, "%lld @", (long long)(s->value[1] / scale));
 		for (j = 0; j < s->nlocation; j++)
-			fprintf(out, " 0x%llx", (unsigned long long)addr[s->location[j]->id - 1]);
+			fprintf(out, " 0x%llx", (unsigned long long)addr[sample_stack(s)[j]]);
 		fputc('\n', out);
 	}
 	return 0;

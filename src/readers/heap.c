@@ -402,7 +402,7 @@ static void heap_leaks(FILE *out, const struct profile *p, const struct report_o
 		perl_number(&sb, s->value[in], p->value_scale);
 		fprintf(out, "%s objects allocated from:\n", sb.buf);
 		for (j = 0; j < s->nlocation; j++)
-			leak_frame(out, s->location[j], j == 0, o->keep_templates, &sb);
+			leak_frame(out, sample_location(p, s, j), j == 0, o->keep_templates, &sb);
 	}
 	fputc('\n', out);
 out:
@@ -488,7 +488,7 @@ static int heap_raw(FILE *out, const struct profile *q, const uint64_t *addr,
 		fprintf(out, "%6lld: %8lld [%6lld: %8lld] @", (long long)w[4 * i], (long long)w[4 * i + 1],
 			(long long)w[4 * i + 2], (long long)w[4 * i + 3]);
 		for (j = 0; j < s->nlocation; j++)
-			fprintf(out, " 0x%llx", (unsigned long long)addr[s->location[j]->id - 1]);
+			fprintf(out, " 0x%llx", (unsigned long long)addr[sample_stack(s)[j]]);
 		fputc('\n', out);
 	}
 	free(v);

@@ -63,7 +63,7 @@ static size_t stack_frames(const struct symlists *sl, const struct sample *s, st
 	uint32_t j, k;
 
 	for (j = 0; j < s->nlocation; j++) {
-		uint32_t id = s->location[j]->id - 1, m = sl->nframe[id];
+		uint32_t id = sample_stack(s)[j], m = sl->nframe[id];
 
 		size_t old = *cap;
 

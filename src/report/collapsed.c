@@ -52,7 +52,7 @@ static int collapsed_write(FILE *out, const struct profile *p, const struct repo
 		int first = 1;
 
 		for (j = s->nlocation; j > 0; j--)
-			put_frames(out, q, &sl, s->location[j - 1], &first);
+			put_frames(out, q, &sl, sample_location(q, s, j - 1), &first);
 		fprintf(out, " %lld\n", (long long)(report_sample_value(q, s, o) / scale));
 	}
 	symlists_release(&sl);

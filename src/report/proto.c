@@ -170,7 +170,7 @@ static int cmp_sample(const void *x, const void *y, void *ctx)
 	int c;
 
 	for (i = 0; i < a->nlocation && i < b->nlocation; i++)
-		if ((c = cmp_u64(w->loc_of[a->location[i]->id - 1], w->loc_of[b->location[i]->id - 1])))
+		if ((c = cmp_u64(w->loc_of[sample_stack(a)[i]], w->loc_of[sample_stack(b)[i]])))
 			return c;
 	if ((c = cmp_u64(a->nlocation, b->nlocation)))
 		return c;
@@ -235,14 +235,14 @@ static void hint(const struct writer *w, size_t i)
 	uint32_t j;
 
 	if (i + 2 * AHEAD < p->nsample) {
-		s = p->sample[i + 2 * AHEAD];
-		for (j = 0; j < s->nlocation; j++)
-			__builtin_prefetch(s->location[j]);
+		/* The sample and its stack's indexes. */
+		__builtin_prefetch(p->sample[i + 2 * AHEAD]);
+		__builtin_prefetch((const char *)p->sample[i + 2 * AHEAD] + 64);
 	}
 	if (i + AHEAD < p->nsample) {
 		s = p->sample[i + AHEAD];
 		for (j = 0; j < s->nlocation; j++)
-			__builtin_prefetch(&w->loc_of[s->location[j]->id - 1]);
+			__builtin_prefetch(&w->loc_of[sample_stack(s)[j]]);
 	}
 }
 
@@ -255,7 +255,7 @@ static void pre_encode(const struct writer *w, const struct sample *s, struct pb
 	uint32_t j;
 
 	for (j = 0; j < s->nlocation; j++)
-		put_varint(u, w->loc_of[s->location[j]->id - 1] + 1);
+		put_varint(u, w->loc_of[sample_stack(s)[j]] + 1);
 	if (u->n)
 		put_message(o, 1, u);
 	/* Fixed-point values become whole numbers, fractions dropped (Go's int64()). */
@@ -287,7 +287,7 @@ static void *pre_part_run(void *arg)
 
 		hint(w, i);
 		for (j = 0; j < s->nlocation; j++)
-			h = hash_u64(h ^ w->loc_of[s->location[j]->id - 1]);
+			h = hash_u64(h ^ w->loc_of[sample_stack(s)[j]]);
 		for (j = 0; j < s->nlabel; j++) {
 			h = hash_u64(h ^ hash_bytes(s->label[j].key, strlen(s->label[j].key)));
 			h = hash_u64(h ^ hash_bytes(s->label[j].str, strlen(s->label[j].str)));

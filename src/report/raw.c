@@ -170,7 +170,7 @@ static void put_profile(FILE *out, const struct profile *q, const struct report_
 			fprintf(out, " %lld", (long long)s->value[j]);
 		fprintf(out, " %u", s->nlocation);
 		for (j = 0; j < s->nlocation; j++)
-			fprintf(out, " %llu", (unsigned long long)s->location[j]->id);
+			fprintf(out, " %llu", (unsigned long long)sample_stack(s)[j] + 1);
 		fprintf(out, " %u", s->nlabel);
 		for (j = 0; j < s->nlabel; j++) {
 			put_str(out, s->label[j].key);
@@ -221,7 +221,7 @@ static int cpu_body(FILE *out, const struct profile *q, const uint64_t *addr,
 		put_word(out, (uint64_t)(report_sample_value(q, s, o) / scale), width);
 		put_word(out, s->nlocation, width);
 		for (j = 0; j < s->nlocation; j++)
-			put_word(out, addr[s->location[j]->id - 1], width);
+			put_word(out, addr[sample_stack(s)[j]], width);
 	}
 	put_word(out, 0, width);
 	put_word(out, 1, width);

@@ -973,7 +973,7 @@ static int ws_load(struct wstack *w, const struct builder *b, size_t i)
 
 	w->s = b->p->sample[i];
 	w->k = b->skip[i];
-	w->ids = NULL;
+	w->ids = sample_stack(w->s);
 	if (c && c->ready) {
 		w->ids = c->frame + c->first[i];
 		w->n = (uint32_t)(c->first[i + 1] - c->first[i]);
@@ -984,7 +984,7 @@ static int ws_load(struct wstack *w, const struct builder *b, size_t i)
 	w->count = w->n ? value_of(b->p, w->s, b->si, b->mean) : 0;
 	if (c) {
 		for (j = 0; j < w->n; j++)
-			c->frame[c->first[i] + j] = (uint32_t)(w->s->location[j]->id - 1);
+			c->frame[c->first[i] + j] = w->ids[j];
 		w->ids = c->frame + c->first[i];
 	}
 	return w->n > 0;
@@ -995,17 +995,15 @@ static uint32_t ws_at(const struct wstack *w, uint32_t j)
 	return j ? w->k + j - 1 : 0;
 }
 
-static const struct location *ws_frame(const struct wstack *w, uint32_t j)
-{
-	return w->s->location[ws_at(w, j)];
-}
-
 /* The index (id - 1) of frame j's location. */
 static uint32_t ws_index(const struct wstack *w, uint32_t j)
 {
-	uint32_t at = ws_at(w, j);
+	return w->ids[ws_at(w, j)];
+}
 
-	return w->ids ? w->ids[at] : (uint32_t)(w->s->location[at]->id - 1);
+static const struct location *ws_frame(const struct profile *p, const struct wstack *w, uint32_t j)
+{
+	return p->location[ws_index(w, j)];
 }
 
 /* skip: each sample's k, 1 to start with; samples without a stack do not count. */
@@ -1026,8 +1024,8 @@ static void remove_second_frames(struct builder *b, uint32_t *skip)
 			if (s->nlocation - skip[i] + 1 < 2)
 				return;
 			if (!second)
-				second = s->location[skip[i]];
-			else if (s->location[skip[i]] != second)
+				second = sample_location(p, s, skip[i]);
+			else if (sample_location(p, s, skip[i]) != second)
 				return;
 		}
 		if (!second)
@@ -1049,7 +1047,8 @@ static void remove_second_frames(struct builder *b, uint32_t *skip)
 				continue;
 			skip[i]++;
 			if (s->nlocation - skip[i] + 1 > 2 &&
-			    s->location[skip[i]]->address + 1 == s->location[0]->address)
+			    sample_location(p, s, skip[i])->address + 1 ==
+				    sample_location(p, s, 0)->address)
 				skip[i]++;
 		}
 	}
@@ -1144,7 +1143,7 @@ static int cut_stack(struct builder *b, struct wstack *w)
 	if (!gofilter_sample(b->gf, w->s))
 		return 0;
 	for (j = 0; j <= w->n - w->k; j++) {
-		const struct location *l = ws_frame(w, j);
+		const struct location *l = ws_frame(b->p, w, j);
 		unsigned fl = gofilter_flags(b->gf, l);
 
 		if ((fl & GF_HIDDEN) || b->li[l->id - 1].uninteresting)
@@ -1201,7 +1200,7 @@ static void copy_stack(struct builder *b, const struct wstack *w)
 
 	GROW(b->copy, b->cap_copy, w->n - w->k + 2);
 	for (j = w->lo; j <= w->hi; j++) {
-		const struct location *l = ws_frame(w, j);
+		const struct location *l = ws_frame(b->p, w, j);
 		struct location *d;
 
 		if (b->li[l->id - 1].uninteresting || (gofilter_flags(b->gf, l) & GF_HIDDEN))
@@ -1420,14 +1419,14 @@ static void hint(const struct builder *b, size_t i, size_t to, int filter)
 		return;
 	}
 	if (i + 2 * AHEAD < to) {
-		s = b->p->sample[i + 2 * AHEAD];
-		for (j = 0; j < s->nlocation; j++)
-			__builtin_prefetch(s->location[j]);
+		/* The sample and its stack's indexes. */
+		__builtin_prefetch(b->p->sample[i + 2 * AHEAD]);
+		__builtin_prefetch((const char *)b->p->sample[i + 2 * AHEAD] + 64);
 	}
 	if (i + AHEAD < to) {
 		s = b->p->sample[i + AHEAD];
 		for (j = 0; j < s->nlocation; j++)
-			hint_info(b, (uint32_t)(s->location[j]->id - 1), filter);
+			hint_info(b, sample_stack(s)[j], filter);
 	}
 }
 

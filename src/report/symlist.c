@@ -83,7 +83,7 @@ int report_stacks(FILE *out, const struct profile *p, const struct report_option
 
 		fprintf(out, "%-8lld ", (long long)(report_sample_value(q, s, o) / scale));
 		for (j = 0; j < s->nlocation; j++) {
-			const struct location *l = s->location[j];
+			const struct location *l = sample_location(q, s, j);
 			const struct symframe *fr = sl.nframe[l->id - 1] ? &sl.frame[l->id - 1][0] : NULL;
 			const char *file = fr ? fr->fileline : NULL;
 

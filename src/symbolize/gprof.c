@@ -301,8 +301,8 @@ static void recorded_scan(const struct profile *p, struct recorded *rc)
 
 		if (s->nlocation != 2 || !s->value[1])
 			continue;
-		t = s->location[0]->address;
-		f = s->location[1]->address;
+		t = sample_location(p, s, 0)->address;
+		f = sample_location(p, s, 1)->address;
 		rc->self[rc->narc] = t;
 		rc->from[rc->narc++] = f;
 		if (f < rc->lo)
@@ -430,7 +430,7 @@ static void attribute(struct profile *p, const struct gtab *t, const struct imag
 		const struct sample *s = p->sample[i];
 
 		if (s->nlocation == 2 && s->value[1])
-			callee[s->location[0]->id - 1] = 1;
+			callee[sample_stack(s)[0]] = 1;
 	}
 	for (i = 0; i < p->nlocation; i++) {
 		struct location *loc = p->location[i];
@@ -464,15 +464,15 @@ static void attribute(struct profile *p, const struct gtab *t, const struct imag
 		struct sample *s = p->sample[i];
 
 		if (s->nlocation == 2 && s->value[1]) {
-			long callee_sym = sym[s->location[0]->id - 1];
-			long caller_sym = sym[s->location[1]->id - 1];
+			long callee_sym = sym[sample_stack(s)[0]];
+			long caller_sym = sym[sample_stack(s)[1]];
 
 			/* Unknown ends, and self-recursion (not in gprof's calls column). */
 			if (callee_sym < 0 || caller_sym < 0 || callee_sym == caller_sym)
 				s->value[1] = 0;
 		}
-		if (s->nlocation == 1 && sym[s->location[0]->id - 1] >= 0 &&
-		    t->sym[sym[s->location[0]->id - 1]].excluded)
+		if (s->nlocation == 1 && sym[sample_stack(s)[0]] >= 0 &&
+		    t->sym[sym[sample_stack(s)[0]]].excluded)
 			s->value[0] = 0;
 	}
 	free(sym);

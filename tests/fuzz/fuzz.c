@@ -146,7 +146,7 @@ static int same_samples(const struct profile *a, const struct profile *b)
 		if (s->nlocation != t->nlocation)
 			return 0;
 		for (j = 0; j < s->nlocation; j++)
-			if (s->location[j]->id != t->location[j]->id)
+			if (sample_stack(s)[j] != sample_stack(t)[j])
 				return 0;
 		for (j = 0; j < a->nsample_type; j++)
 			if (s->value[j] != t->value[j])

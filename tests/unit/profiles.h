@@ -113,7 +113,7 @@ static inline const struct sample *find_sample(const struct profile *p, const ui
 		if (s->nlocation != n)
 			continue;
 		for (j = 0; j < n; j++)
-			if (s->location[j]->address != addr[j])
+			if (sample_location(p, s, j)->address != addr[j])
 				break;
 		if (j == n)
 			return s;

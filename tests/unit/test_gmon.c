@@ -60,10 +60,10 @@ static int64_t value_at(const struct profile *p, uint64_t addr, uint64_t from, s
 	for (i = 0; i < p->nsample; i++) {
 		const struct sample *s = p->sample[i];
 
-		if (s->location[0]->address != addr)
+		if (sample_location(p, s, 0)->address != addr)
 			continue;
 		if ((from == 0 && s->nlocation == 1) ||
-		    (from && s->nlocation == 2 && s->location[1]->address == from))
+		    (from && s->nlocation == 2 && sample_location(p, s, 1)->address == from))
 			return s->value[k];
 	}
 	return -1;

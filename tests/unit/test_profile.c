@@ -17,7 +17,7 @@ static int locations_owned(const struct profile *p)
 	for (i = 0; i < p->nsample; i++)
 		for (j = 0; j < p->sample[i]->nlocation; j++) {
 			for (k = 0; k < p->nlocation; k++)
-				if (p->location[k] == p->sample[i]->location[j])
+				if (k == sample_stack(p->sample[i])[j])
 					break;
 			if (k == p->nlocation)
 				return 0;
@@ -212,8 +212,8 @@ TEST(samples_merge_by_stack)
 	CHECK_EQ_INT(s->value[0], 3);
 	CHECK_EQ_INT(s->value[1], 30);
 	CHECK_EQ_INT(s->nlocation, 2);
-	CHECK_EQ_U64(s->location[0]->address, 0x10);   /* leaf first, as given */
-	CHECK_EQ_U64(s->location[1]->address, 0x20);
+	CHECK_EQ_U64(sample_location(p, s, 0)->address, 0x10);   /* leaf first, as given */
+	CHECK_EQ_U64(sample_location(p, s, 1)->address, 0x20);
 
 	/* Reversed, a prefix, and a repeated frame are other stacks. */
 	CHECK(add_stack(p, ba, 2, 5, 50) != s);
@@ -230,7 +230,7 @@ TEST(samples_merge_by_stack)
 	loc[1] = profile_location(p, 0x40);
 	t = profile_add_sample(p, loc, 2, v);
 	loc[0] = loc[1];
-	CHECK_EQ_U64(t->location[0]->address, 0x30);
+	CHECK_EQ_U64(sample_location(p, t, 0)->address, 0x30);
 	CHECK_EQ_INT(p->nsample, 5);
 	profile_free(p);
 }
@@ -321,11 +321,11 @@ TEST(merge_mappings)
 	file[1] = 'X';
 	s = find_sample(dst, both, 1);
 	if (CHECK(s != NULL))
-		CHECK(s->location[0]->mapping == dm);      /* dst's own mapping wins */
+		CHECK(sample_location(dst, s, 0)->mapping == dm);      /* dst's own mapping wins */
 	CHECK(profile_find_mapping(dst, 0x1100) == dm);
 	s = find_sample(dst, only_src, 1);
-	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL)) {
-		const struct mapping *m = s->location[0]->mapping;
+	if (CHECK(s != NULL) && CHECK(sample_location(dst, s, 0)->mapping != NULL)) {
+		const struct mapping *m = sample_location(dst, s, 0)->mapping;
 
 		CHECK_STR(m->file, "/lib/src.so");
 		CHECK(m->file == profile_intern(dst, "/lib/src.so"));   /* dst's string */
@@ -336,7 +336,7 @@ TEST(merge_mappings)
 	}
 	profile_free(src);
 	/* Nothing of dst points into the freed src. */
-	CHECK_STR(find_sample(dst, only_src, 1)->location[0]->mapping->file, "/lib/src.so");
+	CHECK_STR(sample_location(dst, find_sample(dst, only_src, 1), 0)->mapping->file, "/lib/src.so");
 	profile_free(dst);
 }
 
@@ -359,15 +359,15 @@ TEST(merge_mapping_gaps)
 	profile_merge(dst, src, 1);
 
 	s = find_sample(dst, in_dst, 1);
-	CHECK(s && s->location[0]->mapping == dm);
+	CHECK(s && sample_location(dst, s, 0)->mapping == dm);
 	/* dst has no mapping for 0x2500: src's is used. */
 	s = find_sample(dst, past_dst, 1);
-	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL))
-		CHECK_STR(s->location[0]->mapping->file, "/bin/b");
+	if (CHECK(s != NULL) && CHECK(sample_location(dst, s, 0)->mapping != NULL))
+		CHECK_STR(sample_location(dst, s, 0)->mapping->file, "/bin/b");
 	/* A location's mapping is NULL only when no mapping covers it. */
 	s = find_sample(dst, unmapped, 1);
-	if (CHECK(s != NULL) && CHECK(s->location[0]->mapping != NULL))
-		CHECK_STR(s->location[0]->mapping->file, "/lib/c.so");
+	if (CHECK(s != NULL) && CHECK(sample_location(dst, s, 0)->mapping != NULL))
+		CHECK_STR(sample_location(dst, s, 0)->mapping->file, "/lib/c.so");
 	if (CHECK(s != NULL))
 		CHECK_EQ_INT(s->value[0], 2);
 	profile_free(src);

@@ -113,7 +113,7 @@ TEST(same_samples_in_every_layout)
 				size_t j;
 
 				for (j = 0; j < a->nlocation && j < 8; j++)
-					addr[j] = a->location[j]->address;
+					addr[j] = sample_location(first, a, j)->address;
 				b = find_sample(p, addr, a->nlocation);
 				CHECK(b != NULL && !memcmp(a->value, b->value,
 							   first->nsample_type * sizeof(*a->value)));
