@@ -116,9 +116,9 @@ static const unsigned char hex_plus1[256] = {
 uint64_t *text_stack(struct text *t, struct stack_builder *sb, const char *s, const char *end,
 		     size_t back_from, size_t *n)
 {
-	/* A word and its blank take two bytes at least: room for all of them. */
-	uint64_t *pc = stack_builder_reserve(sb, (size_t)(end - s) / 2 + 1);
-	size_t i;
+	/* Room grows with the words found, not with the line: blanks may be most of it. */
+	size_t room = 64, i;
+	uint64_t *pc = stack_builder_reserve(sb, room);
 
 	*n = 0;
 	for (;;) {
@@ -148,6 +148,8 @@ uint64_t *text_stack(struct text *t, struct stack_builder *sb, const char *s, co
 				  (int)(end - w > 40 ? 40 : end - w), w);
 			return NULL;
 		}
+		if (*n == room)
+			pc = stack_builder_reserve(sb, room *= 2);
 		pc[(*n)++] = a;
 	}
 	for (i = back_from; i < *n; i++)

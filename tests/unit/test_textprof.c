@@ -156,7 +156,7 @@ TEST(go_count_profile)
 /* A heap profile of one sample line whose stack is words. */
 static struct profile *heap_words(const char *words, int raw, struct err *e)
 {
-	char text[512];
+	char text[8192];
 	struct read_options ro = { .raw_addresses = raw };
 	struct profile *p = NULL;
 
@@ -190,6 +190,23 @@ TEST(text_stack_words)
 	if (CHECK(p)) {
 		CHECK_EQ_INT(value(p, top, 1, 0), 1);
 		profile_free(p);
+	}
+	/* A stack deeper than the first room the parser makes, and blanks between its words. */
+	{
+		char words[4096];
+		uint64_t deep[300];
+		size_t i, len = 0;
+
+		for (i = 0; i < 300; i++) {
+			deep[i] = 0x1000 + 16 * i - (i > 0);
+			len += (size_t)snprintf(words + len, sizeof(words) - len, "%s0x%zx",
+						i % 7 ? " " : "  \t ", (size_t)(0x1000 + 16 * i));
+		}
+		p = heap_words(words, 0, &e);
+		if (CHECK(p)) {
+			CHECK_EQ_INT(value(p, deep, 300, 0), 1);
+			profile_free(p);
+		}
 	}
 	/* Seventeen digits after the zeros, a bare "0x", a word that is not hex. */
 	CHECK(!heap_words("0x1 0x000012345678901234567", 0, &e));
