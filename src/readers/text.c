@@ -105,7 +105,7 @@ int text_int(const char **s, const char *end, int signed_ok, int64_t *v)
 	return 0;
 }
 
-/* Each byte's hexadecimal value plus one, 0 for none: one load per digit on heap profiles' stacks. */
+/* Each byte's hexadecimal value plus one, 0 for none: one load a digit. */
 static const unsigned char hex_plus1[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
 	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
