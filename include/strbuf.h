@@ -60,6 +60,7 @@ static inline void sb_addn(struct strbuf *sb, char c, size_t n)
 	sb->len += n;
 	sb->buf[sb->len] = 0;
 }
+
 void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 

@@ -89,13 +89,13 @@ struct dwindex {
 	struct linesections sec;
 	/*
 	 * dwindex_want's addresses (object addresses, ascending), and the same
-	 * as DWARF addresses for a delta other than 0 (want_delta, once made).
+	 * as DWARF addresses for want_delta, a delta other than 0 (once made:
+	 * want_dw not NULL).
 	 */
 	const uint64_t *want;
 	size_t nwant;
 	uint64_t *want_dw;
 	uint64_t want_delta;
-	int have_want_dw;
 };
 
 struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn sym, void *ctx)
@@ -369,7 +369,6 @@ void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n)
 	ix->nwant = n;
 	free(ix->want_dw);
 	ix->want_dw = NULL;
-	ix->have_want_dw = 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -395,7 +394,7 @@ static const struct linewant *want_in_dwarf(struct dwindex *ix, uint64_t delta, 
 	w->addr = ix->want;
 	if (!delta)
 		return w;
-	if (!ix->have_want_dw || ix->want_delta != delta) {
+	if (!ix->want_dw || ix->want_delta != delta) {
 		if (!ix->want_dw)
 			ix->want_dw = xmalloc(ix->nwant * sizeof(*ix->want_dw));
 		for (i = 0; i < ix->nwant; i++) {
@@ -407,7 +406,6 @@ static const struct linewant *want_in_dwarf(struct dwindex *ix, uint64_t delta, 
 		if (!sorted)
 			qsort(ix->want_dw, ix->nwant, sizeof(*ix->want_dw), cmp_u64);
 		ix->want_delta = delta;
-		ix->have_want_dw = 1;
 	}
 	w->addr = ix->want_dw;
 	return w;
