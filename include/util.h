@@ -111,13 +111,19 @@ static inline uint64_t hash_u64(uint64_t x)
 	return x;
 }
 
-/* The value of hexadecimal digit c (either case), or -1. */
-static inline int hex_digit(int c)
+/* Each byte's hexadecimal value plus one, 0 for none (util.c). */
+extern const unsigned char hex_value_plus1[256];
+
+/* The value of hexadecimal digit c (either case), or -1: one load. */
+static inline int hex_digit(unsigned char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	return hex_value_plus1[c] - 1;
+}
+
+/* The same for lowercase digits only, as gperftools pprof's [0-9a-f]; or -1. */
+static inline int lower_hex_digit(unsigned char c)
+{
+	return c >= 'A' && c <= 'F' ? -1 : hex_digit(c);
 }
 
 /* a + b, held at INT64_MIN or INT64_MAX instead of overflowing. */

@@ -58,11 +58,11 @@ static int query_key(const char *s, size_t n, struct strbuf *key, uint64_t *addr
 	if (key->len > 16)
 		return 0;
 	for (*addr = 0, i = 0; i < key->len; i++) {
-		char c = key->buf[i];
+		int d = lower_hex_digit((unsigned char)key->buf[i]);
 
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+		if (d < 0)
 			return 0;
-		*addr = *addr << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+		*addr = *addr << 4 | (uint64_t)d;
 	}
 	return 1;
 }

@@ -6,18 +6,18 @@
 
 #include "maps.h"
 #include "strbuf.h"
+#include "util.h"
 
 static int parse_hex(const char **s, const char *end, uint64_t *v)
 {
 	const char *p = *s;
 	uint64_t x = 0;
-	int n = 0;
+	int n = 0, d;
 
-	while (p < end && isxdigit((unsigned char)*p)) {
+	for (; p < end && (d = hex_digit((unsigned char)*p)) >= 0; p++) {
 		if (++n > 16)
 			return -1;
-		x = x << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10));
-		p++;
+		x = x << 4 | (uint64_t)d;
 	}
 	if (!n)
 		return -1;

@@ -125,14 +125,14 @@ static const struct symbol *find_symbol(const struct section *sec, uint64_t a)
 static int symbol_line(const struct text *t, uint64_t *a, const char **names, size_t *len)
 {
 	const char *s = t->line + 2, *end = t->line + t->len;
-	int digits = 0;
+	int digits = 0, d;
 
 	if (!text_starts(t, "0x"))
 		return 0;
-	for (*a = 0; s < end && ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')); s++) {
-		if ((digits || *s != '0') && ++digits > 16)
+	for (*a = 0; s < end && (d = lower_hex_digit((unsigned char)*s)) >= 0; s++) {
+		if ((digits || d) && ++digits > 16)
 			return 0;
-		*a = *a << 4 | (uint64_t)(*s <= '9' ? *s - '0' : *s - 'a' + 10);
+		*a = *a << 4 | (uint64_t)d;
 	}
 	if (s == t->line + 2 || s >= end || (*s != ' ' && *s != '\t'))
 		return 0;
@@ -269,13 +269,13 @@ static struct function *name_function(struct profile *p, const char *s, size_t n
 		uint64_t v = 0;
 		int digits = 0;
 
-		for (k = n - 1; k > 0 && strchr("0123456789abcdefABCDEF", s[k - 1]) && s[k - 1]; k--)
+		for (k = n - 1; k > 0 && hex_digit((unsigned char)s[k - 1]) >= 0; k--)
 			digits++;
 		if (k > 1 && s[k - 1] == '<' && digits > 0 && digits <= 16) {
 			size_t j;
 
 			for (j = k; j < n - 1; j++)
-				v = v << 4 | (uint64_t)(s[j] <= '9' ? s[j] - '0' : (s[j] | 0x20) - 'a' + 10);
+				v = v << 4 | (uint64_t)hex_digit((unsigned char)s[j]);
 			a = v;
 			k--;
 		} else {
@@ -415,22 +415,21 @@ static int hex(struct ext *x, uint64_t *v)
 	if (!w || !n || n > 16)
 		return bad(x, "a hexadecimal number expected");
 	for (*v = 0, i = 0; i < n; i++) {
-		char c = w[i];
+		int d = lower_hex_digit((unsigned char)w[i]);
 
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+		if (d < 0)
 			return bad(x, "a hexadecimal number expected");
-		*v = *v << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+		*v = *v << 4 | (uint64_t)d;
 	}
 	return 0;
 }
 
-static int hexval(char c)
+/* The byte that the two hexadecimal digits at s stand for, or -1. */
+static int escaped_byte(const char *s)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	int hi = hex_digit((unsigned char)s[0]), lo = hi < 0 ? -1 : hex_digit((unsigned char)s[1]);
+
+	return lo < 0 ? -1 : hi << 4 | lo;
 }
 
 /* A string word, "=" and its %XX-escaped bytes, interned in the profile. */
@@ -443,15 +442,15 @@ static int str(struct ext *x, const char **out)
 		return bad(x, "a string expected");
 	sb_reset(&x->str);
 	for (i = 1; i < n; i++) {
-		int hi, lo;
+		int c;
 
 		if (w[i] != '%') {
 			sb_addc(&x->str, w[i]);
 			continue;
 		}
-		if (i + 2 >= n || (hi = hexval(w[i + 1])) < 0 || (lo = hexval(w[i + 2])) < 0)
+		if (i + 2 >= n || (c = escaped_byte(w + i + 1)) < 0)
 			return bad(x, "a bad %XX escape");
-		sb_addc(&x->str, (char)(hi << 4 | lo));
+		sb_addc(&x->str, (char)c);
 		i += 2;
 	}
 	*out = profile_intern_n(x->p, x->str.buf, x->str.len);
@@ -658,13 +657,16 @@ static int ext_kind(struct text *t, const char *name, const unsigned char *buf, 
 		return err_set(e, "%s: the first #pprof line is not '#pprof 1 =KIND'", name);
 	s = t->line + 10;
 	end = t->line + t->len;
-	for (i = 0; s + i < end; i++)
-		if (s[i] == '%' && s + i + 2 < end && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-			sb_addc(&sb, (char)(hexval(s[i + 1]) << 4 | hexval(s[i + 2])));
+	for (i = 0; s + i < end; i++) {
+		int c = s[i] == '%' && s + i + 2 < end ? escaped_byte(s + i + 1) : -1;
+
+		if (c >= 0) {
+			sb_addc(&sb, (char)c);
 			i += 2;
 		} else {
 			sb_addc(&sb, s[i]);
 		}
+	}
 	*kind = reader_named(sb.buf);
 	if (!*kind || *kind == &reader_symbolized)
 		err_set(e, "%s: line %u: unknown profile kind '%s'", name, t->lineno, sb.buf);

@@ -105,14 +105,6 @@ int text_int(const char **s, const char *end, int signed_ok, int64_t *v)
 	return 0;
 }
 
-/* Each byte's hexadecimal value plus one, 0 for none: one load a digit. */
-static const unsigned char hex_plus1[256] = {
-	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
-	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-
 uint64_t *text_stack(struct text *t, struct stack_builder *sb, const char *s, const char *end,
 		     size_t back_from, size_t *n)
 {
@@ -135,7 +127,7 @@ uint64_t *text_stack(struct text *t, struct stack_builder *sb, const char *s, co
 		/* Leading zeros do not count: "0x00000000004005d0" is 64 bits. */
 		while (s < end && *s == '0')
 			s++;
-		for (digits = s; s < end && (d = hex_plus1[(unsigned char)*s] - 1) >= 0; s++)
+		for (digits = s; s < end && (d = hex_digit((unsigned char)*s)) >= 0; s++)
 			a = a << 4 | (uint64_t)d;
 		if (s - digits > 16) {
 			text_fail(t, "address '%.*s' is longer than 64 bits",

@@ -14,16 +14,6 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\f' || c == '\v';
 }
 
-/* Lowercase only, as gperftools pprof's 0x[0-9a-f]+. */
-static int lower_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static void add_entry(struct symbolz_reply *r, size_t *cap, uint64_t address, const char *name,
 		      size_t len)
 {
