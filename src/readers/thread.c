@@ -97,14 +97,14 @@ static int line_addresses(struct text *t, uint64_t **addr, size_t *n, size_t *ca
 	while ((s = memmem(s, (size_t)(end - s), "0x", 2))) {
 		const char *d = s + 2;
 		uint64_t a = 0;
-		int digits = 0;
+		int digits = 0, v;
 
-		for (; d < end && ((*d >= '0' && *d <= '9') || (*d >= 'a' && *d <= 'f')); d++) {
-			if (digits || *d != '0')
+		for (; d < end && (v = lower_hex_digit((unsigned char)*d)) >= 0; d++) {
+			if (digits || v)
 				digits++;
 			if (digits > 16)
 				return text_fail(t, "address longer than 64 bits");
-			a = a << 4 | (uint64_t)(*d <= '9' ? *d - '0' : *d - 'a' + 10);
+			a = a << 4 | (uint64_t)v;
 		}
 		if (d > s + 2) {
 			GROW(*addr, *cap, *n + 1);
@@ -190,8 +190,8 @@ static int read_threads(struct text *t, struct profile *p, int raw)
 	static const char *const types[] = { "thread", "count" };
 	static const int64_t one = 1;
 	struct stack_builder *sb;
-	uint64_t *addr = NULL, *last = NULL;
-	size_t n, nlast = 0, cap = 0, cap_last = 0;
+	uint64_t *addr = NULL, *last = NULL, *swap;
+	size_t n, nlast = 0, cap = 0, cap_last = 0, swap_cap;
 	int ret = -1, more = 1, same, any = 0;
 
 	profile_set_sample_types(p, 1, types);
@@ -217,9 +217,10 @@ static int read_threads(struct text *t, struct profile *p, int raw)
 				stack_builder_add(sb, last, nlast, &one);
 			continue;
 		}
+		/* This stack becomes the last; the next is read into the other buffer. */
 		nlast = thread_pcs(addr, n, raw);
-		GROW(last, cap_last, nlast);
-		memcpy(last, addr, nlast * sizeof(*addr));
+		swap = last, last = addr, addr = swap;
+		swap_cap = cap_last, cap_last = cap, cap = swap_cap;
 		any = 1;
 		stack_builder_add(sb, last, nlast, &one);
 	}

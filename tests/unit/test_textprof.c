@@ -8,6 +8,7 @@
 #include "profiles.h"
 #include "reader.h"
 #include "report.h"
+#include "util.h"
 
 /* Reads text as a profile; NULL (with the message noted) when it fails. */
 static struct profile *load(const char *text, const struct reader **rd, struct err *e)
@@ -137,6 +138,44 @@ TEST(thread_same_as_previous)
 	CHECK_STR(p->sample_type[0].type, "thread");
 	CHECK_EQ_INT(value(p, a, 2, 0), 2);
 	profile_free(p);
+}
+
+/* "Same as previous" after two stacks adds the second, read into the other buffer. */
+TEST(thread_same_after_two)
+{
+	static const uint64_t a[] = { 0x10, 0x1f }, b[] = { 0x30, 0x3f, 0x4f };
+	struct err e;
+	struct profile *p = load("--- threadz 1 ---\n\n"
+				 "--- Thread 1 (name: a/1) stack: ---\n  PC: 0x10 0x20\n"
+				 "--- Thread 2 (name: b/2) stack: ---\n  PC: 0x30 0x40 0x50\n"
+				 "--- Thread 3 (name: c/3) stack: ---\n  [same as previous thread]\n"
+				 "--- Thread 4 (name: d/4) stack: ---\n  PC: 0x10 0x20\n"
+				 "--- Thread 5 (name: e/5) stack: ---\n  [same as previous thread]\n",
+				 NULL, &e);
+
+	if (!CHECK(p))
+		return;
+	CHECK_EQ_INT(value(p, a, 2, 0), 3);
+	CHECK_EQ_INT(value(p, b, 3, 0), 2);
+	profile_free(p);
+}
+
+/* hex_digit takes either case, lower_hex_digit lowercase only; every other byte is -1. */
+TEST(hex_digits)
+{
+	static const char lower[] = "0123456789abcdef", upper[] = "0123456789ABCDEF";
+	int c, bad = 0;
+
+	for (c = 0; c < 256; c++) {
+		const char *l = c ? strchr(lower, c) : NULL, *u = c ? strchr(upper, c) : NULL;
+		int want = l ? (int)(l - lower) : u ? (int)(u - upper) : -1;
+
+		if (hex_digit((unsigned char)c) != want || lower_hex_digit((unsigned char)c) != (l ? want : -1)) {
+			TEST_NOTE("    byte %d", c);
+			bad++;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
 }
 
 TEST(go_count_profile)
@@ -326,6 +365,8 @@ int main(void)
 	RUN(heap_signed_header);
 	RUN(contention_values);
 	RUN(thread_same_as_previous);
+	RUN(thread_same_after_two);
+	RUN(hex_digits);
 	RUN(go_count_profile);
 	RUN(text_stack_words);
 	RUN(gperftools_symbolized);
