@@ -1,0 +1,114 @@
+/* test_util.c - unit tests for util's radix sort and byte hash. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "util.h"
+
+/* Elements of 8 to 40 bytes: a key first, then where the element started. */
+struct elem {
+	uint64_t key;
+	uint64_t from;
+	uint64_t pad[3];
+};
+
+static size_t elem_size;
+
+static uint64_t elem_key(const void *p)
+{
+	return ((const struct elem *)p)->key;
+}
+
+static int by_key_then_from(const void *a, const void *b)
+{
+	const struct elem *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (elem_size == 8)
+		return 0;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Each element size sort_by_key copies by its own path, and one more;
+ * keys that differ in a few bytes only (ties among them), in all bytes,
+ * and all alike.  The result must equal qsort's by key, then by the
+ * original position: the sort is stable.
+ */
+TEST(sort_by_key_sizes)
+{
+	static const size_t sizes[] = { 8, 16, 24, 32, 40 };
+	static const uint64_t masks[] = { 0xff00000000ff00ffULL, UINT64_MAX, 0 };
+	size_t si, mi, i, n = 5000;
+	uint64_t seed = 88172645463325252ULL;
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (mi = 0; mi < sizeof(masks) / sizeof(masks[0]); mi++) {
+			size_t sz = sizes[si];
+			char *v = calloc(n, sz), *want = calloc(n, sz);
+			int bad = 0;
+
+			for (i = 0; i < n; i++) {
+				struct elem e = { next(&seed) & masks[mi], i, { 0 } };
+
+				/* A few hundred distinct keys in the narrow mask: many ties. */
+				if (mi == 0)
+					e.key &= 0x0f00000000030001ULL;
+				memcpy(v + i * sz, &e, sz);
+			}
+			memcpy(want, v, n * sz);
+			elem_size = sz;
+			qsort(want, n, sz, by_key_then_from);
+			sort_by_key(v, n, sz, elem_key);
+			for (i = 0; i < n; i++)
+				bad += memcmp(v + i * sz, want + i * sz, sz) != 0;
+			if (bad)
+				TEST_NOTE("    size %zu, mask %zu: %d out of place", sz, mi, bad);
+			CHECK_EQ_INT(bad, 0);
+			free(v);
+			free(want);
+		}
+}
+
+/* Equal bytes hash equal; every byte, the tail's included, and the length change the hash. */
+TEST(hash_bytes_every_byte)
+{
+	unsigned char a[40], b[40];
+	size_t n, i;
+	int same = 0, unequal = 0;
+
+	for (i = 0; i < sizeof(a); i++)
+		a[i] = (unsigned char)(i * 37 + 1);
+	for (n = 0; n <= sizeof(a); n++) {
+		memcpy(b, a, sizeof(a));
+		unequal += hash_bytes(a, n) != hash_bytes(b, n);
+		for (i = 0; i < n; i++) {
+			b[i] ^= 0x40;
+			same += hash_bytes(a, n) == hash_bytes(b, n);
+			b[i] ^= 0x40;
+		}
+	}
+	CHECK_EQ_INT(unequal, 0);
+	CHECK_EQ_INT(same, 0);
+	/* Zero bytes pad the last word: the length tells "a" from "a\0". */
+	CHECK(hash_bytes("a", 1) != hash_bytes("a\0", 2));
+	CHECK(hash_bytes("", 0) != hash_bytes("\0", 1));
+	CHECK(hash_bytes("abcdefgh", 8) != hash_bytes("abcdefgh\0", 9));
+}
+
+int main(void)
+{
+	RUN(sort_by_key_sizes);
+	RUN(hash_bytes_every_byte);
+	return test_done();
+}
