@@ -109,9 +109,6 @@ struct keyset {
 struct report_cache {
 	const struct profile *p;
 	size_t nsample, nlocation, nfunction;
-	uint32_t *frame;       /* every sample's locations as indexes (id - 1), one sample after another */
-	size_t *first;         /* per sample, where its frames start in frame; [nsample] is the end */
-	int ready;             /* frame is filled (by the first whole reduction) */
 	uint32_t *outer;       /* per location, as builder.outer */
 	uint8_t *has_syms;     /* per location, as locinfo's */
 	/*
@@ -909,7 +906,7 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
  */
 struct wstack {
 	const struct sample *s;
-	const uint32_t *ids;    /* the cache's location indexes of s, or NULL */
+	const uint32_t *ids;    /* s's location indexes */
 	uint32_t n, k;
 	uint32_t lo, hi;        /* the frames kept: --prune_from and --show_from cut the rest */
 	int64_t count;
@@ -943,8 +940,6 @@ void report_cache_free(struct report_cache *c)
 		free(c->keyset[i].valued);
 		arena_release(&c->keyset[i].strings);
 	}
-	free(c->frame);
-	free(c->first);
 	free(c->outer);
 	free(c->has_syms);
 	free(c->fi);
@@ -961,33 +956,17 @@ static struct report_cache *cache_for(struct report_cache *c, const struct profi
 	       c->nfunction == p->nfunction ? c : NULL;
 }
 
-/*
- * Sample i as a stack; 0 when it has none.  With a cache, its frames'
- * infos are found without reading the sample or its locations, once a
- * reduction has written them down for the next.
- */
+/* Sample i as a stack; 0 when it has none.  A cache has its value. */
 static int ws_load(struct wstack *w, const struct builder *b, size_t i)
 {
-	struct report_cache *c = b->cache;
-	uint32_t j;
-
 	w->s = b->p->sample[i];
 	w->k = b->skip[i];
 	w->ids = sample_stack(w->s);
-	if (c && c->ready) {
-		w->ids = c->frame + c->first[i];
-		w->n = (uint32_t)(c->first[i + 1] - c->first[i]);
-		w->count = c->value[i];
-		return w->n > 0;
-	}
 	w->n = w->s->nlocation;
-	w->count = w->n ? value_of(b->p, w->s, b->si, b->mean) : 0;
-	if (c) {
-		for (j = 0; j < w->n; j++)
-			c->frame[c->first[i] + j] = w->ids[j];
-		w->ids = c->frame + c->first[i];
-	}
-	return w->n > 0;
+	if (!w->n)
+		return 0;
+	w->count = b->cache ? b->cache->value[i] : value_of(b->p, w->s, b->si, b->mean);
+	return 1;
 }
 
 static uint32_t ws_at(const struct wstack *w, uint32_t j)
@@ -1323,9 +1302,7 @@ static int go_totals(const struct profile *p, int si, int mean, struct report *r
 		     struct report_cache *c)
 {
 	int64_t all = 0, base = 0;
-	size_t i, n = 0;
-	/* The first time, also where each sample's frames go in the cache. */
-	int place = c && !c->first;
+	size_t i;
 
 	if (c && c->value && c->si == si && c->mean == mean) {
 		r->total = c->total;
@@ -1339,18 +1316,12 @@ static int go_totals(const struct profile *p, int si, int mean, struct report *r
 		c->si = si;
 		c->mean = mean;
 	}
-	if (place)
-		c->first = xcalloc(p->nsample + 1, sizeof(*c->first));
 	for (i = 0; i < p->nsample; i++) {
 		const struct sample *s = p->sample[i];
 		int64_t v = value_of(p, s, si, mean);
 
 		if (c)
 			c->value[i] = v;
-		if (place) {
-			c->first[i] = n;
-			n += s->nlocation;
-		}
 		r->total = sat_add(r->total, v);
 		v = sat_abs(v);
 		all = sat_add(all, v);
@@ -1361,10 +1332,6 @@ static int go_totals(const struct profile *p, int si, int mean, struct report *r
 	}
 	r->go_total = r->diff && base > 0 ? base : all;
 	r->diff = r->diff && base > 0;
-	if (place) {
-		c->first[p->nsample] = n;
-		c->frame = xcalloc(n + 1, sizeof(*c->frame));
-	}
 	if (c) {
 		c->total = r->total;
 		c->go_total = r->go_total;
@@ -1402,22 +1369,15 @@ static void hint_info(const struct builder *b, uint32_t k, int filter)
 }
 
 /*
- * The reduction misses the cache on every frame (its location, then the
- * location's infos): hint both for the stacks ahead, in two stages.  With
- * the report cache's location indexes, only the infos.
+ * The reduction misses the cache on every frame (its sample's stack, then
+ * the infos of each location): hint both for the stacks ahead, in two
+ * stages.
  */
 static void hint(const struct builder *b, size_t i, size_t to, int filter)
 {
-	const struct report_cache *c = b->cache;
 	const struct sample *s;
 	size_t j;
 
-	if (c && c->ready) {
-		if (i + AHEAD < to)
-			for (j = c->first[i + AHEAD]; j < c->first[i + AHEAD + 1]; j++)
-				hint_info(b, c->frame[j], filter);
-		return;
-	}
 	if (i + 2 * AHEAD < to) {
 		/* The sample and its stack's indexes. */
 		__builtin_prefetch(b->p->sample[i + 2 * AHEAD]);
@@ -1519,9 +1479,6 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split)
 	else
 		reduce_range(&rd[1]);
 	ret = rd[0].interrupted || rd[1].interrupted ? -1 : 0;
-	/* Every sample went through ws_load: the cache's frames are whole. */
-	if (!ret && b->cache)
-		b->cache->ready = 1;
 	reducer_finish(&rd[0], b->r);
 	reducer_finish(&rd[1], b->r);
 	return ret;
