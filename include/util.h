@@ -14,9 +14,15 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 
-
 /* Grow *p (holding *cap elements of size sz) so that it holds at least want. */
-void grow_array(void **p, size_t *cap, size_t want, size_t sz);
+void grow_array_to(void **p, size_t *cap, size_t want, size_t sz);
+
+/* The check is inline: most calls have room already. */
+static inline void grow_array(void **p, size_t *cap, size_t want, size_t sz)
+{
+	if (want > *cap)
+		grow_array_to(p, cap, want, sz);
+}
 #define GROW(p, cap, want) grow_array((void **)&(p), &(cap), (want), sizeof(*(p)))
 
 void bug_at(const char *file, int line, const char *msg) __attribute__((noreturn));

@@ -52,13 +52,10 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
-void grow_array(void **p, size_t *cap, size_t want, size_t sz)
+void grow_array_to(void **p, size_t *cap, size_t want, size_t sz)
 {
-	size_t n;
+	size_t n = *cap ? *cap : 8;
 
-	if (want <= *cap)
-		return;
-	n = *cap ? *cap : 8;
 	while (n < want) {
 		if (n > SIZE_MAX / 2 / sz)
 			out_of_memory(SIZE_MAX);
