@@ -12,7 +12,7 @@
 
 struct pc_cache {
 	uint64_t pc;
-	struct location *loc;
+	uint32_t id;    /* its location's id; 0 for an empty entry */
 };
 
 struct stack_builder {
@@ -26,8 +26,8 @@ struct stack_builder {
 	size_t start[BATCH];   /* each record's first address */
 	int64_t *value;        /* BATCH * nsample_type */
 	size_t n;
-	struct location **stack;
-	size_t cap_stack;
+	uint32_t *ids;         /* the batch's stacks as location indexes */
+	size_t cap_ids;
 	int keep_indexes;
 };
 
@@ -43,7 +43,8 @@ struct stack_builder *stack_builder_begin(struct profile *p)
 	return b;
 }
 
-static struct location *lookup(struct stack_builder *b, uint64_t pc)
+/* The index (id - 1) of the location at pc. */
+static uint32_t lookup(struct stack_builder *b, uint64_t pc)
 {
 	/*
 	 * Hot frames repeat in every record: a small cache before the table,
@@ -51,30 +52,30 @@ static struct location *lookup(struct stack_builder *b, uint64_t pc)
 	 */
 	struct pc_cache *c = &b->cache[2 * ((pc * 0x9e3779b97f4a7c15ULL) >> (64 - PC_CACHE_BITS))];
 
-	if (c[0].loc && c[0].pc == pc)
-		return c[0].loc;
-	if (c[1].loc && c[1].pc == pc) {
+	if (c[0].id && c[0].pc == pc)
+		return c[0].id - 1;
+	if (c[1].id && c[1].pc == pc) {
 		struct pc_cache t = c[1];
 
 		c[1] = c[0];
 		c[0] = t;
-		return t.loc;
+		return t.id - 1;
 	}
 	c[1] = c[0];
 	c[0].pc = pc;
-	return c[0].loc = profile_location(b->p, pc);
+	c[0].id = (uint32_t)profile_location(b->p, pc)->id;
+	return c[0].id - 1;
 }
 
 /*
- * Resolves the batch's locations and hashes its stacks (their table misses
- * overlap), then hands the records to the queue.
+ * Resolves the batch's locations (their table misses overlap), then hands
+ * the records to the queue, which hashes and adds them on its thread.
  */
 static void flush(struct stack_builder *b)
 {
 	size_t nv = b->p->nsample_type, i, first = 0;
-	uint64_t hash[BATCH];
 
-	GROW(b->stack, b->cap_stack, b->naddr + 1);
+	GROW(b->ids, b->cap_ids, b->naddr + 1);
 	for (i = b->n > AHEAD ? b->n - AHEAD : 0; i < b->n; i++)
 		if (b->depth[i])
 			profile_prefetch_location_body(b->p, b->addr[b->start[i]]);
@@ -87,14 +88,13 @@ static void flush(struct stack_builder *b)
 		 * that leaves do not evict them.
 		 */
 		if (b->depth[i])
-			b->stack[first] = profile_location(b->p, b->addr[first]);
+			b->ids[first] = (uint32_t)(profile_location(b->p, b->addr[first])->id - 1);
 		for (k = 1; k < b->depth[i]; k++)
-			b->stack[first + k] = lookup(b, b->addr[first + k]);
-		hash[i] = profile_stack_hash(b->stack + first, b->depth[i]);
+			b->ids[first + k] = lookup(b, b->addr[first + k]);
 		first += b->depth[i];
 	}
 	for (i = 0, first = 0; i < b->n; i++) {
-		sample_queue_push(b->queue, b->stack + first, b->depth[i], b->value + i * nv, hash[i]);
+		sample_queue_push(b->queue, b->ids + first, b->depth[i], b->value + i * nv);
 		first += b->depth[i];
 	}
 	b->n = 0;
@@ -150,6 +150,6 @@ void stack_builder_end(struct stack_builder *b)
 	free(b->cache);
 	free(b->value);
 	free(b->addr);
-	free(b->stack);
+	free(b->ids);
 	free(b);
 }

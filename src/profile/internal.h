@@ -5,21 +5,22 @@
 #include "profile.h"
 
 /*
- * The hash of a stack, hints that an address or stack will be looked up
- * soon, and profile_add_sample with the stack's hash already known: for
- * the stack builder, which batches records to overlap memory latency.
+ * The hash of a stack (as location indexes, id - 1), hints that an address
+ * or stack will be looked up soon, and profile_add_sample of indexes with
+ * the stack's hash already known: for the stack builder and the sample
+ * queue, which batch records to overlap memory latency.
  * A lookup misses the cache up to three times in a row (the table slot,
  * the sample pointer, the sample), so hints come in stages, each given
  * once the previous one has had time to arrive: prefetch_location, then
  * prefetch_location_body; prefetch_sample, then _ref, then _body.
  */
-uint64_t profile_stack_hash(struct location *const *loc, size_t n);
+uint64_t profile_stack_hash(const uint32_t *ids, size_t n);
 void profile_prefetch_location(const struct profile *p, uint64_t addr);
 void profile_prefetch_location_body(const struct profile *p, uint64_t addr);
 void profile_prefetch_sample(const struct profile *p, uint64_t stack_hash);
 void profile_prefetch_sample_ref(const struct profile *p, uint64_t stack_hash);
 void profile_prefetch_sample_body(const struct profile *p, uint64_t stack_hash);
-struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
+struct sample *profile_add_sample_hashed(struct profile *p, const uint32_t *ids, size_t n,
 					 const int64_t *value, uint64_t stack_hash);
 
 /*
@@ -31,16 +32,15 @@ void profile_index_ensure(struct profile *p);
 
 /*
  * A queue that adds samples on a second thread while the caller goes on
- * reading: push copies the stack and values; finish waits until all are
- * added.  Between start and finish only the queue may add samples, and the
+ * reading: push copies the stack (location indexes) and values, the thread
+ * hashes and adds them; finish waits until all are added.  Between start and finish only the queue may add samples, and the
  * caller must not add functions or lines (locations and mappings are fine).
  * The thread starts with the first full batch (a small profile is added
  * by finish alone); without one, push adds each full batch itself.
  */
 struct sample_queue;
 struct sample_queue *sample_queue_start(struct profile *p);
-void sample_queue_push(struct sample_queue *q, struct location *const *loc, size_t n,
-		       const int64_t *value, uint64_t stack_hash);
+void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, const int64_t *value);
 void sample_queue_finish(struct sample_queue *q);
 
 #endif

@@ -300,55 +300,44 @@ void profile_set_lines(struct profile *p, struct location *loc, const struct lin
 }
 
 /*
- * A stack's hash is of its location indexes, as samples hold them: the
- * index is remade on the queue's thread, which must not read p->location
- * while the reader grows it.
+ * Stacks are added, hashed and compared as samples hold them: location
+ * indexes (id - 1).  The queue's thread works on indexes alone, never on
+ * p->location, which the reader may be growing.
  */
-static inline uint64_t stack_hash_step(uint64_t h, uint32_t idx)
-{
-	return hash_u64(h ^ idx);
-}
-
-uint64_t profile_stack_hash(struct location *const *loc, size_t n)
+uint64_t profile_stack_hash(const uint32_t *ids, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		h = stack_hash_step(h, (uint32_t)(loc[i]->id - 1));
+		h = hash_u64(h ^ ids[i]);
 	return h;
 }
 
 static uint64_t stack_hash_of(const struct sample *s)
 {
-	const uint32_t *ids = sample_stack(s);
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ s->nlocation;
-	uint32_t i;
-
-	for (i = 0; i < s->nlocation; i++)
-		h = stack_hash_step(h, ids[i]);
-	return h;
-}
-
-static int same_stack(const struct sample *s, struct location *const *loc, size_t n)
-{
-	const uint32_t *ids = sample_stack(s);
-	size_t i;
-
-	if (s->nlocation != n)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (ids[i] != loc[i]->id - 1)
-			return 0;
-	return 1;
+	return profile_stack_hash(sample_stack(s), s->nlocation);
 }
 
 /* A sample's key is its stack and its labels (in canonical order). */
-static int same_sample(const struct sample *s, struct location *const *loc, size_t n,
+static int same_sample(const struct sample *s, const uint32_t *ids, size_t n,
 		       const struct label *label, size_t nlabel)
 {
-	return same_stack(s, loc, n) && s->nlabel == nlabel &&
-	       (!nlabel || !memcmp(s->label, label, nlabel * sizeof(*label)));
+	return s->nlocation == n && !memcmp(sample_stack(s), ids, n * sizeof(*ids)) &&
+	       s->nlabel == nlabel && (!nlabel || !memcmp(s->label, label, nlabel * sizeof(*label)));
+}
+
+#define FEW_IDS 64      /* stacks up to this deep are converted on the stack */
+
+/* The indexes of the locations of a stack given as pointers, into ids. */
+static uint32_t *stack_ids(struct location *const *loc, size_t n, uint32_t *ids)
+{
+	size_t i;
+
+	ids[0] = 0;  /* an empty stack's array is read for nothing; the compiler cannot tell */
+	for (i = 0; i < n; i++)
+		ids[i] = (uint32_t)(loc[i]->id - 1);
+	return ids;
 }
 
 /* Interned strings: equal labels are equal bytes. */
@@ -419,22 +408,15 @@ void profile_prefetch_sample_body(const struct profile *p, uint64_t h)
 	}
 }
 
-struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
-				  const int64_t *value)
-{
-	return profile_add_sample_hashed(p, loc, n, value, profile_stack_hash(loc, n));
-}
-
-static struct sample *add_sample(struct profile *p, struct location *const *loc, size_t n,
+static struct sample *add_sample(struct profile *p, const uint32_t *ids, size_t n,
 				 const int64_t *value, uint64_t h, const struct label *label,
 				 size_t nlabel)
 {
 	struct htab *t = sample_index(p);
 	struct sample *s;
-	uint32_t *ids;
 	size_t i, k, stack;
 
-	HTAB_FIND(t, h, k, same_sample(p->sample[t->slot[k].idx - 1], loc, n, label, nlabel));
+	HTAB_FIND(t, h, k, same_sample(p->sample[t->slot[k].idx - 1], ids, n, label, nlabel));
 	if (t->slot[k].idx) {
 		s = p->sample[t->slot[k].idx - 1];
 		for (i = 0; i < p->nsample_type; i++)
@@ -446,9 +428,8 @@ static struct sample *add_sample(struct profile *p, struct location *const *loc,
 	s = arena_alloc8(&p->sample_arena, stack + p->nsample_type * sizeof(*value) +
 			nlabel * sizeof(*label));
 	s->nlocation = (uint32_t)n;
-	ids = (uint32_t *)(s + 1);
-	for (i = 0; i < n; i++)
-		ids[i] = (uint32_t)(loc[i]->id - 1);
+	if (n)
+		memcpy(s + 1, ids, n * sizeof(*ids));
 	s->value = (int64_t *)((char *)s + stack);
 	memcpy(s->value, value, p->nsample_type * sizeof(*value));
 	s->nlabel = (uint32_t)nlabel;
@@ -463,30 +444,47 @@ static struct sample *add_sample(struct profile *p, struct location *const *loc,
 	return s;
 }
 
-struct sample *profile_add_sample_hashed(struct profile *p, struct location *const *loc, size_t n,
+struct sample *profile_add_sample_hashed(struct profile *p, const uint32_t *ids, size_t n,
 					 const int64_t *value, uint64_t h)
 {
-	return add_sample(p, loc, n, value, h, NULL, 0);
+	return add_sample(p, ids, n, value, h, NULL, 0);
+}
+
+struct sample *profile_add_sample(struct profile *p, struct location *const *loc, size_t n,
+				  const int64_t *value)
+{
+	uint32_t few[FEW_IDS];
+	uint32_t *ids = stack_ids(loc, n, n <= FEW_IDS ? few : xcalloc(n, sizeof(*ids)));
+	struct sample *s = add_sample(p, ids, n, value, profile_stack_hash(ids, n), NULL, 0);
+
+	if (ids != few)
+		free(ids);
+	return s;
 }
 
 struct sample *profile_add_sample_labels(struct profile *p, struct location *const *loc, size_t n,
 					 const int64_t *value, const struct label *label,
 					 size_t nlabel)
 {
-	struct label few[8], *l = nlabel <= 8 ? few : xcalloc(nlabel, sizeof(*l));
+	struct label few[8], *l;
+	uint32_t few_ids[FEW_IDS], *ids;
 	struct sample *s;
 	size_t i, j;
 
 	if (!nlabel)
 		return profile_add_sample(p, loc, n, value);
+	l = nlabel <= 8 ? few : xcalloc(nlabel, sizeof(*l));
 	/* Insertion sort: stable, and label sets are small. */
 	for (i = 0; i < nlabel; i++) {
 		for (j = i; j > 0 && label_before(&label[i], &l[j - 1]); j--)
 			l[j] = l[j - 1];
 		l[j] = label[i];
 	}
-	s = add_sample(p, loc, n, value, labels_hash(profile_stack_hash(loc, n), l, nlabel), l,
+	ids = stack_ids(loc, n, n <= FEW_IDS ? few_ids : xcalloc(n, sizeof(*ids)));
+	s = add_sample(p, ids, n, value, labels_hash(profile_stack_hash(ids, n), l, nlabel), l,
 		       nlabel);
+	if (ids != few_ids)
+		free(ids);
 	if (l != few)
 		free(l);
 	return s;
@@ -669,17 +667,16 @@ static void relocate_hint(const struct profile *dst, const struct relocation *r,
 	}
 }
 
-/* Appends dst's locations for the stack of src's sample s to (*buf)[*n...]. */
-static struct location **translate(struct profile *dst, const struct relocation *r,
-				   const struct sample *s, struct location ***buf, size_t *cap, size_t *n)
+/* Appends the indexes of dst's locations for the stack of src's sample s to (*buf)[*n...]. */
+static uint32_t *translate(struct profile *dst, const struct relocation *r,
+			   const struct sample *s, uint32_t **buf, size_t *cap, size_t *n)
 {
-	struct location **out;
-	uint32_t i;
+	uint32_t *out, i;
 
 	GROW(*buf, *cap, *n + s->nlocation + 1);
 	out = *buf + *n;
 	for (i = 0; i < s->nlocation; i++)
-		out[i] = relocate(dst, r, sample_location(r->src, s, i));
+		out[i] = (uint32_t)(relocate(dst, r, sample_location(r->src, s, i))->id - 1);
 	*n += s->nlocation;
 	return out;
 }
@@ -746,7 +743,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 {
 	struct relocation rel;
 	struct sample_queue *queue;
-	struct location **buf = NULL;
+	uint32_t *buf = NULL;
 	struct label *lbuf = NULL;
 	int64_t *val = xcalloc(dst->nsample_type, sizeof(*val));
 	size_t cap = 0, lcap = 0, i, j, k, nb;
@@ -768,7 +765,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 		nb = src->nsample - i < MERGE_BATCH ? src->nsample - i : MERGE_BATCH;
 		for (k = 0; k < nb; k++) {
 			const struct sample *s = src->sample[i + k];
-			struct location **loc;
+			uint32_t *ids;
 
 			if (i + k + 2 * MERGE_DISTANCE < src->nsample)
 				relocate_hint(dst, &rel, src->sample[i + k + 2 * MERGE_DISTANCE], 0);
@@ -776,20 +773,22 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 				relocate_hint(dst, &rel, src->sample[i + k + MERGE_DISTANCE], 1);
 			loc_off[k] = nloc;
 			label_off[k] = nlab;
-			loc = translate(dst, &rel, s, &buf, &cap, &nloc);
+			ids = translate(dst, &rel, s, &buf, &cap, &nloc);
 			translate_labels(dst, s, &lbuf, &lcap, &nlab);
-			hash[k] = labels_hash(profile_stack_hash(loc, s->nlocation), lbuf + label_off[k],
-					      s->nlabel);
+			/* The queue hashes on its own thread. */
+			if (!queue)
+				hash[k] = labels_hash(profile_stack_hash(ids, s->nlocation),
+						      lbuf + label_off[k], s->nlabel);
 		}
 		for (k = 0; k < nb; k++) {
 			const struct sample *s = src->sample[i + k];
-			struct location **loc = buf + loc_off[k];
+			const uint32_t *ids = buf + loc_off[k];
 			struct label *lab = lbuf + label_off[k];
 			struct sample *d;
 
 			if (queue) {
 				scaled_values(dst, src, s, scale, val);
-				sample_queue_push(queue, loc, s->nlocation, val, hash[k]);
+				sample_queue_push(queue, ids, s->nlocation, val);
 				continue;
 			}
 			if (k + 2 * MERGE_DISTANCE < nb)
@@ -800,13 +799,13 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 				struct htab *t = sample_index(dst);
 				size_t x;
 
-				HTAB_FIND(t, hash[k], x, same_sample(dst->sample[t->slot[x].idx - 1], loc,
+				HTAB_FIND(t, hash[k], x, same_sample(dst->sample[t->slot[x].idx - 1], ids,
 								     s->nlocation, lab, s->nlabel));
 				if (!t->slot[x].idx)
 					continue;
 			}
 			scaled_values(dst, src, s, scale, val);
-			d = add_sample(dst, loc, s->nlocation, val, hash[k], lab, s->nlabel);
+			d = add_sample(dst, ids, s->nlocation, val, hash[k], lab, s->nlabel);
 			if (drop_negative)
 				for (j = 0; j < dst->nsample_type; j++)
 					if (d->value[j] < 0)

@@ -15,8 +15,8 @@ struct batch {
 	uint32_t *depth;
 	uint64_t *hash;
 	int64_t *value;        /* n * nvalue */
-	struct location **loc; /* all stacks, back to back */
-	size_t nloc, cap_loc;
+	uint32_t *ids;         /* all stacks as location indexes, back to back */
+	size_t nids, cap_ids;
 };
 
 struct sample_queue {
@@ -31,26 +31,31 @@ struct sample_queue {
 };
 
 /*
- * Adds the batch's samples.  Each lookup's three dependent misses are
- * hinted ahead in stages, DISTANCE records apart, so that they overlap.
+ * Hashes the batch's stacks, then adds its samples.  Each lookup's three
+ * dependent misses are hinted ahead in stages, DISTANCE records apart, so
+ * that they overlap.
  */
 static void drain(struct sample_queue *q, struct batch *b)
 {
-	struct location **loc = b->loc;
+	const uint32_t *ids = b->ids;
 	size_t k;
 
 	for (k = 0; k < b->n; k++) {
+		b->hash[k] = profile_stack_hash(ids, b->depth[k]);
+		ids += b->depth[k];
+	}
+	for (k = 0, ids = b->ids; k < b->n; k++) {
 		if (k + 3 * DISTANCE < b->n)
 			profile_prefetch_sample(q->p, b->hash[k + 3 * DISTANCE]);
 		if (k + 2 * DISTANCE < b->n)
 			profile_prefetch_sample_ref(q->p, b->hash[k + 2 * DISTANCE]);
 		if (k + DISTANCE < b->n)
 			profile_prefetch_sample_body(q->p, b->hash[k + DISTANCE]);
-		profile_add_sample_hashed(q->p, loc, b->depth[k], b->value + k * q->nvalue, b->hash[k]);
-		loc += b->depth[k];
+		profile_add_sample_hashed(q->p, ids, b->depth[k], b->value + k * q->nvalue, b->hash[k]);
+		ids += b->depth[k];
 	}
 	b->n = 0;
-	b->nloc = 0;
+	b->nids = 0;
 }
 
 static void *worker(void *arg)
@@ -90,7 +95,7 @@ struct sample_queue *sample_queue_start(struct profile *p)
 		q->b[i].hash = xcalloc(QUEUE_RECORDS, sizeof(*q->b[i].hash));
 		q->b[i].value = xcalloc(QUEUE_RECORDS * (q->nvalue + 1), sizeof(*q->b[i].value));
 		/* Never NULL: drain steps through it even when every stack is empty. */
-		GROW(q->b[i].loc, q->b[i].cap_loc, QUEUE_RECORDS);
+		GROW(q->b[i].ids, q->b[i].cap_ids, QUEUE_RECORDS);
 	}
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->can_fill, NULL);
@@ -110,19 +115,17 @@ static void publish(struct sample_queue *q)
 	pthread_mutex_unlock(&q->mu);
 }
 
-void sample_queue_push(struct sample_queue *q, struct location *const *loc, size_t n,
-		       const int64_t *value, uint64_t stack_hash)
+void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, const int64_t *value)
 {
 	struct batch *b = &q->b[q->head];
 
 	/* An empty stack (profile.proto has them) may come as NULL: nothing to copy. */
 	if (n) {
-		GROW(b->loc, b->cap_loc, b->nloc + n);
-		memcpy(b->loc + b->nloc, loc, n * sizeof(*loc));
-		b->nloc += n;
+		GROW(b->ids, b->cap_ids, b->nids + n);
+		memcpy(b->ids + b->nids, ids, n * sizeof(*ids));
+		b->nids += n;
 	}
 	b->depth[b->n] = (uint32_t)n;
-	b->hash[b->n] = stack_hash;
 	memcpy(b->value + b->n * q->nvalue, value, q->nvalue * sizeof(*value));
 	if (++b->n < QUEUE_RECORDS)
 		return;
@@ -166,7 +169,7 @@ void sample_queue_finish(struct sample_queue *q)
 		free(q->b[i].depth);
 		free(q->b[i].hash);
 		free(q->b[i].value);
-		free(q->b[i].loc);
+		free(q->b[i].ids);
 	}
 	free(q);
 }

@@ -262,6 +262,61 @@ TEST(many_samples)
 	profile_free(p);
 }
 
+/*
+ * The stack builder (enough records for the queue's thread to start, and
+ * callers' addresses repeated for its cache) makes the same samples as
+ * adding each stack directly; merging the result (queued: no lines, no
+ * labels) doubles every value.
+ */
+TEST(builder_matches_direct)
+{
+	struct profile *built = new_profile(TWO_TYPES), *direct = new_profile(TWO_TYPES);
+	struct stack_builder *sb = stack_builder_begin(built);
+	uint64_t st[12], seed = 12345;
+	size_t i, j, bad = 0;
+
+	for (i = 0; i < 20000; i++) {
+		size_t n;
+		int64_t v[2];
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = (size_t)(seed >> 60) % 12;   /* 0 to 11 frames: empty stacks too */
+		for (j = 0; j < n; j++)
+			st[j] = j ? 0x2000 + 16 * ((seed >> (4 * j)) % 7) : 0x1000 + (seed >> 40) % 300;
+		v[0] = 1;
+		v[1] = (int64_t)(i % 13);
+		stack_builder_add(sb, st, n, v);
+		add_stack(direct, st, n, v[0], v[1]);
+	}
+	stack_builder_end(sb);
+	CHECK_EQ_INT(built->nsample, direct->nsample);
+	CHECK(locations_owned(built));
+	for (i = 0; i < direct->nsample; i++) {
+		const struct sample *d = direct->sample[i];
+		const struct sample *b;
+
+		for (j = 0; j < d->nlocation; j++)
+			st[j] = sample_location(direct, d, j)->address;
+		b = find_sample(built, st, d->nlocation);
+		bad += !b || b->value[0] != d->value[0] || b->value[1] != d->value[1];
+	}
+	CHECK_EQ_INT(bad, 0);
+	profile_merge(built, direct, 1);
+	CHECK_EQ_INT(built->nsample, direct->nsample);
+	for (i = 0, bad = 0; i < direct->nsample; i++) {
+		const struct sample *d = direct->sample[i];
+		const struct sample *b;
+
+		for (j = 0; j < d->nlocation; j++)
+			st[j] = sample_location(direct, d, j)->address;
+		b = find_sample(built, st, d->nlocation);
+		bad += !b || b->value[0] != 2 * d->value[0] || b->value[1] != 2 * d->value[1];
+	}
+	CHECK_EQ_INT(bad, 0);
+	profile_free(built);
+	profile_free(direct);
+}
+
 TEST(merge_sums_per_stack)
 {
 	struct profile *dst = new_profile(TWO_TYPES), *src = new_profile(TWO_TYPES);
@@ -473,6 +528,7 @@ int main(void)
 	RUN(functions_and_lines);
 	RUN(samples_merge_by_stack);
 	RUN(many_samples);
+	RUN(builder_matches_direct);
 	RUN(merge_sums_per_stack);
 	RUN(merge_mappings);
 	RUN(merge_mapping_gaps);
