@@ -73,7 +73,7 @@ static uint32_t lookup(struct stack_builder *b, uint64_t pc)
  */
 static void flush(struct stack_builder *b)
 {
-	size_t nv = b->p->nsample_type, i, first = 0;
+	size_t i, first = 0;
 
 	GROW(b->ids, b->cap_ids, b->naddr + 1);
 	for (i = b->n > AHEAD ? b->n - AHEAD : 0; i < b->n; i++)
@@ -93,10 +93,7 @@ static void flush(struct stack_builder *b)
 			b->ids[first + k] = lookup(b, b->addr[first + k]);
 		first += b->depth[i];
 	}
-	for (i = 0, first = 0; i < b->n; i++) {
-		sample_queue_push(b->queue, b->ids + first, b->depth[i], b->value + i * nv);
-		first += b->depth[i];
-	}
+	sample_queue_push_many(b->queue, b->ids, b->depth, b->n, b->value);
 	b->n = 0;
 	b->naddr = 0;
 }

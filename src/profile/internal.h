@@ -41,6 +41,9 @@ void profile_index_ensure(struct profile *p);
 struct sample_queue;
 struct sample_queue *sample_queue_start(struct profile *p);
 void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, const int64_t *value);
+/* n records at once: their stacks back to back in ids, depth[i] indexes each, their values. */
+void sample_queue_push_many(struct sample_queue *q, const uint32_t *ids, const uint32_t *depth,
+			    size_t n, const int64_t *value);
 void sample_queue_finish(struct sample_queue *q);
 
 #endif

@@ -115,20 +115,9 @@ static void publish(struct sample_queue *q)
 	pthread_mutex_unlock(&q->mu);
 }
 
-void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, const int64_t *value)
+/* Hands the full batch at head on: to the thread, or adds it here without one. */
+static void batch_full(struct sample_queue *q, struct batch *b)
 {
-	struct batch *b = &q->b[q->head];
-
-	/* An empty stack (profile.proto has them) may come as NULL: nothing to copy. */
-	if (n) {
-		GROW(b->ids, b->cap_ids, b->nids + n);
-		memcpy(b->ids + b->nids, ids, n * sizeof(*ids));
-		b->nids += n;
-	}
-	b->depth[b->n] = (uint32_t)n;
-	memcpy(b->value + b->n * q->nvalue, value, q->nvalue * sizeof(*value));
-	if (++b->n < QUEUE_RECORDS)
-		return;
 	/* The worker starts with the first full batch: small profiles need none. */
 	if (!q->started) {
 		q->started = 1;
@@ -138,6 +127,40 @@ void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, co
 		publish(q);
 	else
 		drain(q, b);
+}
+
+void sample_queue_push_many(struct sample_queue *q, const uint32_t *ids, const uint32_t *depth,
+			    size_t n, const int64_t *value)
+{
+	while (n) {
+		struct batch *b = &q->b[q->head];
+		size_t room = QUEUE_RECORDS - b->n, k = n < room ? n : room, nids = 0, i;
+
+		for (i = 0; i < k; i++)
+			nids += depth[i];
+		/* Empty stacks (profile.proto has them) may come as NULL: nothing to copy. */
+		if (nids) {
+			GROW(b->ids, b->cap_ids, b->nids + nids);
+			memcpy(b->ids + b->nids, ids, nids * sizeof(*ids));
+			b->nids += nids;
+		}
+		memcpy(b->depth + b->n, depth, k * sizeof(*depth));
+		memcpy(b->value + b->n * q->nvalue, value, k * q->nvalue * sizeof(*value));
+		b->n += k;
+		ids += nids;
+		depth += k;
+		value += k * q->nvalue;
+		n -= k;
+		if (b->n == QUEUE_RECORDS)
+			batch_full(q, b);
+	}
+}
+
+void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, const int64_t *value)
+{
+	uint32_t depth = (uint32_t)n;
+
+	sample_queue_push_many(q, ids, &depth, 1, value);
 }
 
 void sample_queue_finish(struct sample_queue *q)

@@ -169,6 +169,7 @@ static inline uint64_t slot(const unsigned char *b, unsigned width, int big)
 static int read_records(struct cursor *c, unsigned width, int64_t period, int raw, int mapped,
 			int adding, struct profile *p)
 {
+	const int host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	uint64_t mask = width == 8 ? UINT64_MAX : UINT32_MAX;
 	struct stack_builder *sb = stack_builder_begin(p);
 	struct window win = { c->buf, c->len, c->off, 0, mapped };
@@ -219,11 +220,17 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 			break;
 		}
 		pc = stack_builder_reserve(sb, depth);
-		pc[0] = slot(c->buf + c->off, width, c->big_endian);
+		if (width == 8 && c->big_endian == host_big) {
+			/* The common case, 64-bit slots in this machine's order: copied whole. */
+			memcpy(pc, c->buf + c->off, depth * 8);
+		} else {
+			for (i = 0; i < depth; i++)
+				pc[i] = slot(c->buf + c->off + (size_t)i * width, width, c->big_endian);
+		}
 		/* Return addresses, but in symbolized profiles, whose are inside the call already. */
-		for (i = 1; i < depth; i++)
-			pc[i] = (slot(c->buf + c->off + (size_t)i * width, width, c->big_endian) -
-				 (raw ? 0 : 1)) & mask;
+		if (!raw)
+			for (i = 1; i < depth; i++)
+				pc[i] = (pc[i] - 1) & mask;
 		c->off += depth * width;
 		val[0] = (int64_t)count;
 		val[1] = (int64_t)count * period * 1000;
