@@ -26,6 +26,13 @@ if [ -n "${TIMEOUT_SCALE:-}" ]; then
 	}
 fi
 
+# scaled SECONDS: SECONDS as timeout() scales them.  A background job that
+# must get signals sent to $! runs `command timeout "$(scaled N)" ...`: a
+# shell function there would run in a subshell that keeps them from it.
+scaled() {
+	echo "$(($1 * ${TIMEOUT_SCALE:-1}))"
+}
+
 # FAILED is 1 once a check has failed: a script may end with exit "$FAILED".
 FAILED=0
 ok() { echo "ok - $*"; }

@@ -126,7 +126,7 @@ start_server() {
 	local name=$1 i
 	shift
 	SERVER_ERR=$W/$name.server.err
-	timeout 600 "$PPROF" --http=127.0.0.1:0 --no_browser "$@" 2>"$SERVER_ERR" &
+	command timeout "$(scaled 600)" "$PPROF" --http=127.0.0.1:0 --no_browser "$@" 2>"$SERVER_ERR" &
 	SERVER_PID=$!
 	URL=
 	for i in $(seq 600); do
@@ -482,7 +482,7 @@ echo "\$1" >"$W/browser.url"
 EOF
 chmod +x "$W/fake-browser"
 SERVER_ERR=$W/browser.server.err
-BROWSER="$W/fake-browser %s" timeout 600 "$PPROF" --http=127.0.0.1:0 --focus=main \
+BROWSER="$W/fake-browser %s" command timeout "$(scaled 600)" "$PPROF" --http=127.0.0.1:0 --focus=main \
 	"$G/prog" "$G/prof64le.prof" 2>"$SERVER_ERR" &
 SERVER_PID=$!
 for i in $(seq 300); do [ -s "$W/browser.url" ] && break; sleep 0.1; done
