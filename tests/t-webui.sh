@@ -482,8 +482,8 @@ echo "\$1" >"$W/browser.url"
 EOF
 chmod +x "$W/fake-browser"
 SERVER_ERR=$W/browser.server.err
-BROWSER="$W/fake-browser %s" command timeout "$(scaled 600)" "$PPROF" --http=127.0.0.1:0 --focus=main \
-	"$G/prog" "$G/prof64le.prof" 2>"$SERVER_ERR" &
+BROWSER="$W/fake-browser %s" command timeout "$(scaled 600)" "$PPROF" --http=127.0.0.1:0 \
+	--focus=main "$G/prog" "$G/prof64le.prof" 2>"$SERVER_ERR" &
 SERVER_PID=$!
 for i in $(seq 300); do [ -s "$W/browser.url" ] && break; sleep 0.1; done
 URL=$(grep -o 'http://[^ ]*' "$SERVER_ERR" | head -n 1)

@@ -33,8 +33,9 @@ void profile_index_ensure(struct profile *p);
 /*
  * A queue that adds samples on a second thread while the caller goes on
  * reading: push copies the stack (location indexes) and values, the thread
- * hashes and adds them; finish waits until all are added.  Between start and finish only the queue may add samples, and the
- * caller must not add functions or lines (locations and mappings are fine).
+ * hashes and adds them; finish waits until all are added.  Between start
+ * and finish only the queue may add samples, and the caller must not add
+ * functions or lines (locations and mappings are fine).
  * The thread starts with the first full batch (a small profile is added
  * by finish alone); without one, push adds each full batch itself.
  */

@@ -166,7 +166,7 @@ int open_beneath(const char *dir, const char *name)
 	return fd;
 }
 
-/* Eight bytes at a time, each word multiplied in; the last word zero-padded, the length mixed in. */
+/* Eight bytes at a time, each word multiplied in; the last zero-padded, the length mixed in. */
 uint64_t hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = p;
