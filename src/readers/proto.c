@@ -148,8 +148,47 @@ static int walk_fail(struct walk *w, size_t off, const char *fmt, ...)
 	return -1;
 }
 
-/* Decodes a varint at *off (before end); fails naming what it was. */
-static int walk_varint(struct walk *w, size_t *off, size_t end, uint64_t *v, const char *what)
+/*
+ * Where the walk is, named only when it fails (a big profile has millions
+ * of fields): a message's field key, or its field f, or an unknown field.
+ */
+struct where {
+	const struct msg_spec *m;   /* NULL: nowhere to name */
+	const struct field_spec *f;
+	uint64_t number;
+	int key;
+};
+
+/* Fails with "WHERE: " and the message. */
+static int walk_fail_at(struct walk *w, size_t off, const struct where *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int walk_fail_at(struct walk *w, size_t off, const struct where *at, const char *fmt, ...)
+{
+	va_list ap;
+	int k = 0;
+
+	if (!at->m)
+		k = snprintf(w->what, sizeof(w->what), ": ");
+	else if (at->key)
+		k = snprintf(w->what, sizeof(w->what), "%s field key: ", at->m->name);
+	else if (at->f)
+		k = snprintf(w->what, sizeof(w->what), "%s.%s: ", at->m->name, at->f->name);
+	else
+		k = snprintf(w->what, sizeof(w->what), "%s field %llu: ", at->m->name,
+			     (unsigned long long)at->number);
+	if (k < 0 || (size_t)k >= sizeof(w->what))
+		k = (int)sizeof(w->what) - 1;
+	w->fail_off = off;
+	va_start(ap, fmt);
+	vsnprintf(w->what + k, sizeof(w->what) - (size_t)k, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Decodes a varint at *off (before end); fails naming where it was. */
+static int walk_varint(struct walk *w, size_t *off, size_t end, uint64_t *v,
+		       const struct where *at)
 {
 	uint64_t x = 0;
 	size_t i;
@@ -158,18 +197,18 @@ static int walk_varint(struct walk *w, size_t *off, size_t end, uint64_t *v, con
 		unsigned char b;
 
 		if (*off + i >= end)
-			return walk_fail(w, *off, "%s: varint runs past end of data", what);
+			return walk_fail_at(w, *off, at, "varint runs past end of data");
 		b = w->buf[*off + i];
 		x |= (uint64_t)(b & 0x7f) << (7 * i);
 		if (!(b & 0x80)) {
 			if (i == 9 && b > 1)
-				return walk_fail(w, *off, "%s: varint overflows 64 bits", what);
+				return walk_fail_at(w, *off, at, "varint overflows 64 bits");
 			*off += i + 1;
 			*v = x;
 			return 0;
 		}
 	}
-	return walk_fail(w, *off, "%s: varint longer than 10 bytes", what);
+	return walk_fail_at(w, *off, at, "varint longer than 10 bytes");
 }
 
 static const struct field_spec *find_field(const struct msg_spec *m, uint64_t number)
@@ -186,12 +225,12 @@ static int walk_msg(struct walk *w, size_t off, size_t end, const struct msg_spe
 
 /* The payload of known field f from off to end; its key is at start. */
 static int walk_payload(struct walk *w, const struct field_spec *f, unsigned wire, size_t start,
-			size_t off, size_t end, const char *what)
+			size_t off, size_t end, const struct where *at)
 {
 	uint64_t v;
 
 	if (wire != f->wire && !(f->repeated && f->wire == WT_VARINT && wire == WT_LEN))
-		return walk_fail(w, start, "%s: wire type %u, expected %u", what, wire, f->wire);
+		return walk_fail_at(w, start, at, "wire type %u, expected %u", wire, f->wire);
 	if (!w->deep || wire != WT_LEN)
 		return 0;
 	if (f->sub)
@@ -199,7 +238,7 @@ static int walk_payload(struct walk *w, const struct field_spec *f, unsigned wir
 	if (f->wire == WT_VARINT) {
 		/* Packed varints fill the payload exactly. */
 		while (off < end)
-			if (walk_varint(w, &off, end, &v, what) < 0)
+			if (walk_varint(w, &off, end, &v, at) < 0)
 				return -1;
 	}
 	return 0;
@@ -218,57 +257,52 @@ static void walk_count(struct walk *w, const struct field_spec *f, size_t start)
 
 static int walk_msg(struct walk *w, size_t off, size_t end, const struct msg_spec *m)
 {
-	char what[96];
-
 	while (off < end) {
 		size_t start = off, fend;
+		struct where at = { m, NULL, 0, 1 };
 		const struct field_spec *f;
 		uint64_t key, len, v;
 		unsigned wire;
 
-		snprintf(what, sizeof(what), "%s field key", m->name);
-		if (walk_varint(w, &off, end, &key, what) < 0)
+		if (walk_varint(w, &off, end, &key, &at) < 0)
 			return -1;
 		wire = key & 7;
 		if (key >> 3 == 0 || key >> 3 > 0x1fffffff)
 			return walk_fail(w, start, "%s: field number %llu is invalid", m->name,
 					 (unsigned long long)(key >> 3));
 		f = find_field(m, key >> 3);
-		if (f)
-			snprintf(what, sizeof(what), "%s.%s", m->name, f->name);
-		else if (w->strict)
+		if (!f && w->strict)
 			return walk_fail(w, start, "%s: unknown field %llu", m->name,
 					 (unsigned long long)(key >> 3));
-		else
-			snprintf(what, sizeof(what), "%s field %llu", m->name,
-				 (unsigned long long)(key >> 3));
+		at.key = 0;
+		at.f = f;
+		at.number = key >> 3;
 		fend = off;
 		switch (wire) {
 		case WT_VARINT:
-			if (walk_varint(w, &fend, end, &v, what) < 0)
+			if (walk_varint(w, &fend, end, &v, &at) < 0)
 				return -1;
 			break;
 		case WT_I64:
 		case WT_I32:
 			if (end - off < (wire == WT_I64 ? 8u : 4u))
-				return walk_fail(w, off, "%s: value runs past end of data", what);
+				return walk_fail_at(w, off, &at, "value runs past end of data");
 			fend = off + (wire == WT_I64 ? 8 : 4);
 			break;
 		case WT_LEN:
-			if (walk_varint(w, &off, end, &len, what) < 0)
+			if (walk_varint(w, &off, end, &len, &at) < 0)
 				return -1;
 			if (len >> 63)
-				return walk_fail(w, start, "%s: negative length %lld", what,
-						 (long long)len);
+				return walk_fail_at(w, start, &at, "negative length %lld", (long long)len);
 			if (len > end - off)
-				return walk_fail(w, start, "%s: length %llu runs past end of data",
-						 what, (unsigned long long)len);
+				return walk_fail_at(w, start, &at, "length %llu runs past end of data",
+						    (unsigned long long)len);
 			fend = off + len;
 			break;
 		default:
-			return walk_fail(w, start, "%s: invalid wire type %u", what, wire);
+			return walk_fail_at(w, start, &at, "invalid wire type %u", wire);
 		}
-		if (f && walk_payload(w, f, wire, start, off, fend, what) < 0)
+		if (f && walk_payload(w, f, wire, start, off, fend, &at) < 0)
 			return -1;
 		if (f && m == &profile_spec)
 			walk_count(w, f, start);
@@ -297,6 +331,7 @@ static void walk_init(struct walk *w, const unsigned char *buf, int strict, int 
  */
 static int proto_sniff(const unsigned char *buf, size_t len)
 {
+	static const struct where nowhere = { NULL, NULL, 0, 0 };
 	struct walk w;
 	size_t off = 1;
 	uint64_t n;
@@ -304,7 +339,7 @@ static int proto_sniff(const unsigned char *buf, size_t len)
 	if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b)
 		return 1;
 	walk_init(&w, buf, 1, 1);
-	if (len > 2 && buf[0] == 0x0a && walk_varint(&w, &off, len, &n, "") == 0 &&
+	if (len > 2 && buf[0] == 0x0a && walk_varint(&w, &off, len, &n, &nowhere) == 0 &&
 	    n <= len - off && walk_msg(&w, off, off + n, &value_type_spec) == 0)
 		return 1;
 	walk_init(&w, buf, 1, 0);
