@@ -147,8 +147,8 @@ struct report_options {
 /*
  * What every report of p reads and no setting changes, kept from one
  * report to the next: each sample's values and their totals, each
- * location's outermost function.  p must outlive
- * the cache and not change while it lives; one report at a time uses it.
+ * location's outermost function.  p must outlive the cache and not change
+ * while it lives; one report at a time uses it.
  */
 struct report_cache *report_cache_new(const struct profile *p);
 void report_cache_free(struct report_cache *c);

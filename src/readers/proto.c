@@ -1,10 +1,10 @@
 /* proto.c - reader for profile.proto (gzip-compressed or not), unpacked by protobuf-c. */
+#include <libdeflate.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <libdeflate.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -347,11 +347,6 @@ static int proto_sniff(const unsigned char *buf, size_t len)
 	return walk_msg(&w, 0, len, &profile_spec) == 0 && w.seen[6];
 }
 
-/*
- * Inflates gzip data (members one after another, as Go reads them) into
- * *out (caller frees), refusing more than cap bytes; with bomb_check, also
- * more than PROTO_MAX_RATIO times len past PROTO_RATIO_FLOOR bytes.
- */
 /* The size a gzip trailer gives (mod 2^32), 0 when there is none. */
 static size_t gzip_isize(const unsigned char *buf, size_t len)
 {
@@ -376,7 +371,8 @@ static int inflate_members(const unsigned char *buf, size_t len, size_t cap,
 		return 0;
 	/* Pages of the guess that are never written cost nothing. */
 	size = isize < cap / 2 ? 2 * isize : cap;
-	size = size > 65536 || cap < 65536 ? size : 65536;
+	if (size < 65536)
+		size = cap < 65536 ? cap : 65536;
 	o = xmalloc(size + 1);
 	while (off < len) {
 		size_t used = 0, got = 0;
@@ -405,6 +401,11 @@ static int inflate_members(const unsigned char *buf, size_t len, size_t cap,
 	return 1;
 }
 
+/*
+ * Inflates gzip data (members one after another, as Go reads them) into
+ * *out (caller frees), refusing more than cap bytes; with bomb_check, also
+ * more than PROTO_MAX_RATIO times len past PROTO_RATIO_FLOOR bytes.
+ */
 static int inflate_all(const char *path, const unsigned char *buf, size_t len, size_t cap,
 		       int bomb_check, unsigned char **out, size_t *outlen, struct err *e)
 {

@@ -201,6 +201,125 @@ TEST(inflate_ratio)
 	profile_free(q);
 }
 
+/* n bytes at in as one gzip member, appended to out at *len (out has room). */
+static void gz_member(const unsigned char *in, size_t n, unsigned char *out, size_t *len)
+{
+	z_stream z = { 0 };
+
+	deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out + *len;
+	z.avail_out = (uInt)deflateBound(&z, n);
+	deflate(&z, Z_FINISH);
+	*len = (size_t)(z.next_out - out);
+	deflateEnd(&z);
+}
+
+/*
+ * gzip members one after another read as their bytes together, whichever
+ * member is the bigger (the buffer is sized by the last trailer); a
+ * trailer whose size is wrong is refused with zlib's word for it.
+ */
+TEST(inflate_members)
+{
+	struct profile *p = sample_profile();
+	char *gz;
+	size_t gzlen = write_proto(p, &gz), raw_len = 0, cuts[] = { 1, 0, 0 }, i;
+	unsigned char raw[4096], two[8192];
+	z_stream z = { 0 };
+
+	inflateInit2(&z, 16 + MAX_WBITS);
+	z.next_in = (unsigned char *)gz;
+	z.avail_in = (uInt)gzlen;
+	z.next_out = raw;
+	z.avail_out = sizeof(raw);
+	CHECK_EQ_INT(inflate(&z, Z_FINISH), Z_STREAM_END);
+	raw_len = sizeof(raw) - z.avail_out;
+	inflateEnd(&z);
+	cuts[1] = raw_len / 2;
+	cuts[2] = raw_len - 1;
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		struct profile *q = profile_new();
+		struct err e = { { 0 } };
+		size_t len = 0;
+		char *again;
+
+		gz_member(raw, cuts[i], two, &len);
+		gz_member(raw + cuts[i], raw_len - cuts[i], two, &len);
+		if (CHECK_EQ_INT(proto_read_buffer("two.pb.gz", two, len, PROTO_MAX_INFLATED, q, &e),
+				 0)) {
+			size_t n = write_proto(q, &again);
+
+			CHECK(n == gzlen && !memcmp(again, gz, n));
+			free(again);
+		} else {
+			TEST_NOTE("    cut at %zu: %s", cuts[i], e.msg);
+		}
+		profile_free(q);
+		if (i == 1) {
+			/* The last trailer's size, one more than it is. */
+			q = profile_new();
+			two[len - 4]++;
+			CHECK_EQ_INT(proto_read_buffer("bad.pb.gz", two, len, PROTO_MAX_INFLATED, q,
+						       &e), -1);
+			CHECK_CONTAINS(e.msg, "bad.pb.gz: offset 0x");
+			CHECK_CONTAINS(e.msg, "corrupt gzip data: incorrect length check");
+			profile_free(q);
+		}
+	}
+	free(gz);
+	profile_free(p);
+}
+
+/* The same with a first member bigger than the first guess (64 kB from a small last trailer). */
+TEST(inflate_members_grow)
+{
+	struct profile *p = profile_new(), *q = profile_new();
+	struct err e = { { 0 } };
+	struct mapping *m = profile_add_mapping(p, 0x400000, 0x900000, 0, "/bin/prog", "");
+	unsigned char *raw, *two;
+	size_t gzlen, raw_len, len = 0, i;
+	int64_t v[2] = { 1, 10 };
+	char *gz, *again;
+	z_stream z = { 0 };
+
+	profile_set_sample_types(p, 2, two_types);
+	for (i = 0; i < 20000; i++) {
+		struct location *stack[2] = { profile_add_location(p, m, 0x400000 + 16 * i),
+					      profile_add_location(p, m, 0x800000 + 16 * (i % 7)) };
+
+		profile_add_sample(p, stack, 2, v);
+	}
+	gzlen = write_proto(p, &gz);
+	raw = malloc(4 << 20);
+	two = malloc(8 << 20);
+	inflateInit2(&z, 16 + MAX_WBITS);
+	z.next_in = (unsigned char *)gz;
+	z.avail_in = (uInt)gzlen;
+	z.next_out = raw;
+	z.avail_out = 4 << 20;
+	CHECK_EQ_INT(inflate(&z, Z_FINISH), Z_STREAM_END);
+	raw_len = (4 << 20) - z.avail_out;
+	inflateEnd(&z);
+	CHECK(raw_len > 4 * 65536);
+	gz_member(raw, raw_len - 10, two, &len);
+	gz_member(raw + raw_len - 10, 10, two, &len);
+	if (CHECK_EQ_INT(proto_read_buffer("grow.pb.gz", two, len, PROTO_MAX_INFLATED, q, &e), 0)) {
+		size_t n = write_proto(q, &again);
+
+		CHECK(n == gzlen && !memcmp(again, gz, n));
+		free(again);
+	} else {
+		TEST_NOTE("    %s", e.msg);
+	}
+	free(raw);
+	free(two);
+	free(gz);
+	profile_free(p);
+	profile_free(q);
+}
+
 TEST(sniff)
 {
 	static const unsigned char gperf[] = { 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x27, 0, 0 };
@@ -244,6 +363,8 @@ int main(void)
 	RUN(round_trip);
 	RUN(inflate_cap);
 	RUN(inflate_ratio);
+	RUN(inflate_members);
+	RUN(inflate_members_grow);
 	RUN(sniff);
 	RUN(merge_keeps_labels_and_lines);
 	return test_done();
