@@ -40,6 +40,16 @@ int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
 		      size_t max_inflated, struct profile *p, struct err *e);
 
 /*
+ * The usual case of proto_read_buffer's gzip input, by libdeflate (about
+ * twice zlib's speed): gzip members one after another (ours writes two, Go
+ * one) into a buffer sized by the last trailer and grown as needed, to at
+ * most cap bytes.  1 with *out (caller frees) and *outlen set; 0 for
+ * anything else, which the reader then inflates by zlib or explains.
+ */
+int proto_inflate_members(const unsigned char *buf, size_t len, size_t cap,
+			  unsigned char **out, size_t *outlen);
+
+/*
  * Writer (src/report/proto.c).  Writes p as gzip-compressed profile.proto:
  * ids are 1-based positions in p's arrays, the string table starts with ""
  * and lists strings in order of first use, mappings' has_* flags say what

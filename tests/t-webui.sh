@@ -126,7 +126,8 @@ start_server() {
 	local name=$1 i
 	shift
 	SERVER_ERR=$W/$name.server.err
-	command timeout "$(scaled 600)" "$PPROF" --http=127.0.0.1:0 --no_browser "$@" 2>"$SERVER_ERR" &
+	command timeout "$(scaled 600)" "$PPROF" --http=127.0.0.1:0 --no_browser "$@" \
+		2>"$SERVER_ERR" &
 	SERVER_PID=$!
 	URL=
 	for i in $(seq 600); do

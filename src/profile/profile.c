@@ -324,7 +324,8 @@ static int same_sample(const struct sample *s, const uint32_t *ids, size_t n,
 		       const struct label *label, size_t nlabel)
 {
 	return s->nlocation == n && !memcmp(sample_stack(s), ids, n * sizeof(*ids)) &&
-	       s->nlabel == nlabel && (!nlabel || !memcmp(s->label, label, nlabel * sizeof(*label)));
+	       s->nlabel == nlabel &&
+	       (!nlabel || !memcmp(s->label, label, nlabel * sizeof(*label)));
 }
 
 #define FEW_IDS 64      /* stacks up to this deep are converted on the stack */
@@ -799,8 +800,9 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 				struct htab *t = sample_index(dst);
 				size_t x;
 
-				HTAB_FIND(t, hash[k], x, same_sample(dst->sample[t->slot[x].idx - 1], ids,
-								     s->nlocation, lab, s->nlabel));
+				HTAB_FIND(t, hash[k], x,
+					  same_sample(dst->sample[t->slot[x].idx - 1], ids,
+						      s->nlocation, lab, s->nlabel));
 				if (!t->slot[x].idx)
 					continue;
 			}

@@ -51,7 +51,8 @@ static void drain(struct sample_queue *q, struct batch *b)
 			profile_prefetch_sample_ref(q->p, b->hash[k + 2 * DISTANCE]);
 		if (k + DISTANCE < b->n)
 			profile_prefetch_sample_body(q->p, b->hash[k + DISTANCE]);
-		profile_add_sample_hashed(q->p, ids, b->depth[k], b->value + k * q->nvalue, b->hash[k]);
+		profile_add_sample_hashed(q->p, ids, b->depth[k], b->value + k * q->nvalue,
+					  b->hash[k]);
 		ids += b->depth[k];
 	}
 	b->n = 0;

@@ -225,7 +225,8 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 			memcpy(pc, c->buf + c->off, depth * 8);
 		} else {
 			for (i = 0; i < depth; i++)
-				pc[i] = slot(c->buf + c->off + (size_t)i * width, width, c->big_endian);
+				pc[i] = slot(c->buf + c->off + (size_t)i * width, width,
+					     c->big_endian);
 		}
 		/* Return addresses, but in symbolized profiles, whose are inside the call already. */
 		if (!raw)

@@ -294,7 +294,8 @@ static int walk_msg(struct walk *w, size_t off, size_t end, const struct msg_spe
 			if (walk_varint(w, &off, end, &len, &at) < 0)
 				return -1;
 			if (len >> 63)
-				return walk_fail_at(w, start, &at, "negative length %lld", (long long)len);
+				return walk_fail_at(w, start, &at, "negative length %lld",
+						    (long long)len);
 			if (len > end - off)
 				return walk_fail_at(w, start, &at, "length %llu runs past end of data",
 						    (unsigned long long)len);
@@ -354,14 +355,14 @@ static size_t gzip_isize(const unsigned char *buf, size_t len)
 				   (size_t)buf[len - 2] << 16 | (size_t)buf[len - 1] << 24 : 0;
 }
 
-/*
- * The usual cases by libdeflate (about twice zlib's speed): gzip members
- * one after another (ours writes two, Go one) into a buffer sized by the
- * last trailer and grown as needed, to at most cap.  1 with *out and
- * *outlen set; 0 for anything else, which zlib then inflates or explains.
- */
-static int inflate_members(const unsigned char *buf, size_t len, size_t cap,
-			   unsigned char **out, size_t *outlen)
+/* A buffer's next size: double, but never past cap. */
+static size_t next_size(size_t size, size_t cap)
+{
+	return size <= cap / 2 ? 2 * size : cap;
+}
+
+int proto_inflate_members(const unsigned char *buf, size_t len, size_t cap,
+			  unsigned char **out, size_t *outlen)
 {
 	size_t isize = gzip_isize(buf, len), size, have = 0, off = 0;
 	struct libdeflate_decompressor *d;
@@ -376,12 +377,12 @@ static int inflate_members(const unsigned char *buf, size_t len, size_t cap,
 	o = xmalloc(size + 1);
 	while (off < len) {
 		size_t used = 0, got = 0;
-		enum libdeflate_result r = libdeflate_gzip_decompress_ex(d, buf + off, len - off,
-									 o + have, size - have,
-									 &used, &got);
+		enum libdeflate_result r;
 
+		r = libdeflate_gzip_decompress_ex(d, buf + off, len - off, o + have, size - have,
+						  &used, &got);
 		if (r == LIBDEFLATE_INSUFFICIENT_SPACE && size < cap) {
-			size = size <= cap / 2 ? 2 * size : cap;
+			size = next_size(size, cap);
 			o = xrealloc(o, size + 1);
 			continue;
 		}
@@ -424,29 +425,32 @@ static int inflate_all(const char *path, const unsigned char *buf, size_t len, s
 		else
 			bomb_check = 0;
 	}
-	if (inflate_members(buf, len, cap, out, outlen))
+	if (proto_inflate_members(buf, len, cap, out, outlen))
 		return 0;
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
 		return err_set(e, "%s: cannot start gzip decompression", path);
-	/* The trailer's size (mod 2^32) as a first guess; deflate expands at most ~1032 times. */
+	/*
+	 * The trailer's size (mod 2^32) as a first guess; deflate expands at
+	 * most ~1032 times.  One byte past size tells more than cap.
+	 */
 	isize = gzip_isize(buf, len);
 	size = isize < 1032 * len ? isize : 1032 * len;
-	size = (size < cap ? size : cap) + 1;
-	o = xmalloc(size);
+	size = size < cap ? size : cap;
+	o = xmalloc(size + 1);
 	z.next_in = (unsigned char *)buf;
 	for (;;) {
-		if (have == size) {
-			if (size > cap)
+		if (have == size + 1) {
+			if (size == cap)
 				break;
-			size = size <= cap / 2 ? size * 2 : cap + 1;
-			o = xrealloc(o, size);
+			size = next_size(size, cap);
+			o = xrealloc(o, size + 1);
 		}
 		if (!z.avail_in)
 			z.avail_in = (uInt)(len - (size_t)(z.next_in - buf) < UINT_MAX
 						    ? len - (size_t)(z.next_in - buf) : UINT_MAX);
 		z.next_out = o + have;
-		z.avail_out = (uInt)(size - have < UINT_MAX ? size - have : UINT_MAX);
+		z.avail_out = (uInt)(size + 1 - have < UINT_MAX ? size + 1 - have : UINT_MAX);
 		r = inflate(&z, Z_NO_FLUSH);
 		have = (size_t)(z.next_out - o);
 		if (r == Z_STREAM_END) {

@@ -282,7 +282,8 @@ TEST(builder_matches_direct)
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		n = (size_t)(seed >> 60) % 12;   /* 0 to 11 frames: empty stacks too */
 		for (j = 0; j < n; j++)
-			st[j] = j ? 0x2000 + 16 * ((seed >> (4 * j)) % 7) : 0x1000 + (seed >> 40) % 300;
+			st[j] = j ? 0x2000 + 16 * ((seed >> (4 * j)) % 7)
+				  : 0x1000 + (seed >> 40) % 300;
 		v[0] = 1;
 		v[1] = (int64_t)(i % 13);
 		stack_builder_add(sb, st, n, v);

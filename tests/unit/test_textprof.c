@@ -146,11 +146,16 @@ TEST(thread_same_after_two)
 	static const uint64_t a[] = { 0x10, 0x1f }, b[] = { 0x30, 0x3f, 0x4f };
 	struct err e;
 	struct profile *p = load("--- threadz 1 ---\n\n"
-				 "--- Thread 1 (name: a/1) stack: ---\n  PC: 0x10 0x20\n"
-				 "--- Thread 2 (name: b/2) stack: ---\n  PC: 0x30 0x40 0x50\n"
-				 "--- Thread 3 (name: c/3) stack: ---\n  [same as previous thread]\n"
-				 "--- Thread 4 (name: d/4) stack: ---\n  PC: 0x10 0x20\n"
-				 "--- Thread 5 (name: e/5) stack: ---\n  [same as previous thread]\n",
+				 "--- Thread 1 (name: a/1) stack: ---\n"
+				 "  PC: 0x10 0x20\n"
+				 "--- Thread 2 (name: b/2) stack: ---\n"
+				 "  PC: 0x30 0x40 0x50\n"
+				 "--- Thread 3 (name: c/3) stack: ---\n"
+				 "  [same as previous thread]\n"
+				 "--- Thread 4 (name: d/4) stack: ---\n"
+				 "  PC: 0x10 0x20\n"
+				 "--- Thread 5 (name: e/5) stack: ---\n"
+				 "  [same as previous thread]\n",
 				 NULL, &e);
 
 	if (!CHECK(p))
@@ -170,7 +175,8 @@ TEST(hex_digits)
 		const char *l = c ? strchr(lower, c) : NULL, *u = c ? strchr(upper, c) : NULL;
 		int want = l ? (int)(l - lower) : u ? (int)(u - upper) : -1;
 
-		if (hex_digit((unsigned char)c) != want || lower_hex_digit((unsigned char)c) != (l ? want : -1)) {
+		if (hex_digit((unsigned char)c) != want ||
+		    lower_hex_digit((unsigned char)c) != (l ? want : -1)) {
 			TEST_NOTE("    byte %d", c);
 			bad++;
 		}
