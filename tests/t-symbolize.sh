@@ -138,3 +138,43 @@ if objcopy --only-keep-debug "$W/lib/libmulti.so" "$W/lib/libmulti.so.debug" &&
 else
 	not_ok "the library's debug information moves to a separate file"
 fi
+
+# The same debug file found by build id instead, its sections compressed
+# as Debian's debug packages ship them: pprof inflates them before libdw
+# opens the file (src/symbolize/inflate.c), and reports the same.
+BID=$(readelf -n "$W/lib/libmulti.so" 2>/dev/null | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+ZDEBUG=$W/bid/.build-id/${BID:0:2}/${BID:2}.debug
+if [ -n "$BID" ] && [ -f "$W/lib/libmulti.so.debug" ] && mkdir -p "$(dirname "$ZDEBUG")" &&
+	objcopy --compress-debug-sections=zlib "$W/lib/libmulti.so.debug" "$ZDEBUG"; then
+	check "the library's debug file has compressed sections" \
+		bash -c "readelf -SW '$ZDEBUG' | grep -q '\.debug_info .* C '"
+	mv "$W/lib/libmulti.so.debug" "$W/libmulti.so.debug.away"
+	PPROF_BINARY_PATH=$W/bid "$PPROF" --text --lines --verbose "$W/prog" "$W/prog.prof" \
+		>"$W/zdebug.txt" 2>"$W/zdebug.err"
+	same_output "a compressed debug file found by build id reports like google-pprof" \
+		"$W/ref-debuglink.txt" "$W/zdebug.txt"
+	check "--verbose names the compressed debug file" \
+		grep -q "object '$W/lib/libmulti.so': read.*DWARF from $ZDEBUG" "$W/zdebug.err"
+	PPROF_BINARY_PATH=$W/bid "$PPROF" --list='^lib_series$' "$W/prog" "$W/prog.prof" \
+		>"$W/zdebug-list.txt" 2>&1
+	same_output "--list through the compressed debug file is as through the plain one" \
+		"$W/debuglink-list.txt" "$W/zdebug-list.txt"
+	mv "$W/libmulti.so.debug.away" "$W/lib/libmulti.so.debug"
+else
+	not_ok "the library's debug file compresses into a .build-id directory"
+fi
+
+# A program whose own debug sections are compressed (gcc -gz, or objcopy):
+# the same reports as from the program as built.
+if objcopy --compress-debug-sections=zlib "$W/prog" "$W/prog-gz"; then
+	for view in "--text --lines" "--list=sum_squares" "--disasm=sum_squares" "--text --addresses"; do
+		# shellcheck disable=SC2086
+		"$PPROF" $view "$W/prog" "$W/prog.prof" >"$W/plain-view.txt" 2>&1
+		# shellcheck disable=SC2086
+		"$PPROF" $view "$W/prog-gz" "$W/prog.prof" >"$W/gz-view.txt" 2>&1
+		same_output "$view of a program with compressed DWARF is as of the plain one" \
+			"$W/plain-view.txt" "$W/gz-view.txt"
+	done
+else
+	not_ok "the program's debug sections compress"
+fi

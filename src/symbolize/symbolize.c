@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "inflate.h"
 #include "names.h"
 #include "objects.h"
 #include "strbuf.h"
@@ -151,8 +152,15 @@ static void object_report(struct object *ob, uint64_t bias)
 	Dwarf_Addr b;
 	Elf *elf;
 
+	int copy;
+
 	if (!(ob->dwfl = object_dwfl_begin()))
 		return;
+	/* Its own compressed DWARF, inflated ahead as separate files' is. */
+	if ((copy = debug_sections_inflated(ob->fd)) >= 0) {
+		close(ob->fd);
+		ob->fd = copy;
+	}
 	dwfl_report_begin(ob->dwfl);
 	mod = dwfl_report_elf(ob->dwfl, ob->path, ob->path, ob->fd, bias, true);
 	dwfl_report_end(ob->dwfl, NULL, NULL);
@@ -579,13 +587,85 @@ void symbolizer_plan(struct symbolizer *s)
 }
 
 static char *debuginfo_path;
+
+/* Whether the ELF file open on fd has the build id of len bytes at id. */
+static int has_build_id(int fd, const unsigned char *id, int len)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *have;
+	int same = elf && dwelf_elf_gnu_build_id(elf, &have) == len && !memcmp(have, id, len);
+
+	if (elf)
+		elf_end(elf);
+	return same;
+}
+
+/*
+ * The module's debug file in a .build-id directory of debuginfo_path, as
+ * libdwfl finds it, with its compressed sections inflated (inflate.h); -1
+ * when there is none or it has nothing to inflate.  libdwfl's own search
+ * cannot be followed by the copy: it keeps the Elf it opened to check the
+ * build id.
+ */
+static int inflated_by_build_id(Dwfl_Module *mod, char **debuginfo_file_name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), i, fd, copy = -1;
+	char hex[2 * 64 + 1];
+	struct strbuf path = STRBUF_INIT;
+	char *dirs, *p, *dir;
+
+	if (len < 2 || len > 64 || !debuginfo_path)
+		return -1;
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	dirs = xstrdup(debuginfo_path);
+	for (p = dirs; (dir = strsep(&p, ":"));) {
+		/* Absolute directories only, as libdwfl has it. */
+		if (*dir != '/')
+			continue;
+		sb_reset(&path);
+		sb_addf(&path, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
+		if ((fd = open_regular(path.buf)) < 0)
+			continue;
+		copy = debug_sections_inflated(fd);
+		close(fd);
+		if (copy >= 0 && !has_build_id(copy, id, len)) {
+			close(copy);
+			copy = -1;
+			continue;
+		}
+		/* The first file libdwfl would take, inflated or left to it. */
+		break;
+	}
+	if (copy >= 0)
+		*debuginfo_file_name = xstrdup(path.buf);
+	free(dirs);
+	sb_release(&path);
+	return copy;
+}
+
+/* libdwfl's search for separate debug information, compressed sections inflated ahead. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	int fd = inflated_by_build_id(mod, debuginfo_file_name);
+
+	if (fd >= 0)
+		return fd;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
 /*
  * libdwfl calls section_address to place the sections of a relocatable
  * object (a .o given as the program) that it has not placed itself.
  */
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 	.debuginfo_path = &debuginfo_path,
 };
