@@ -355,9 +355,11 @@ static size_t gzip_isize(const unsigned char *buf, size_t len)
 				   (size_t)buf[len - 2] << 16 | (size_t)buf[len - 1] << 24 : 0;
 }
 
-/* A buffer's next size: double, but never past cap. */
+/* A buffer's next size: double (from at least 4 kB), but never past cap. */
 static size_t next_size(size_t size, size_t cap)
 {
+	if (size < 4096)
+		return cap < 4096 ? cap : 4096;
 	return size <= cap / 2 ? 2 * size : cap;
 }
 
