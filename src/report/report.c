@@ -550,7 +550,11 @@ static uint32_t compose_entry(struct builder *b, const struct location *loc, int
 		sb_adds(&b->fn, " (inline)");
 	func = b->fn.buf;
 	fl = triple_fileline(b, loc, j);
-	format_addr(b, loc->address, a, sizeof(a));
+	/* The address only where the name shows it (and below, where it could be the name). */
+	a[0] = 0;
+	if (b->o->show_addresses || b->o->granularity == GRAN_ADDRESSES ||
+	    b->o->granularity == GRAN_PCS)
+		format_addr(b, loc->address, a, sizeof(a));
 	sb_reset(&b->sb);
 	switch (b->o->granularity) {
 	case GRAN_PCS:  /* build_keys takes these itself */
@@ -600,8 +604,13 @@ static uint32_t compose_entry(struct builder *b, const struct location *loc, int
 		}
 		break;
 	}
-	/* An untried address keeps it as its name; "ADDR " and the like stay distinct. */
-	if (!strcmp(b->sb.buf, a))
+	/*
+	 * An untried address keeps it as its name; "ADDR " and the like stay
+	 * distinct.  No address has more than 16 digits.
+	 */
+	if (b->sb.len <= 16 && !a[0])
+		format_addr(b, loc->address, a, sizeof(a));
+	if (b->sb.len <= 16 && !strcmp(b->sb.buf, a))
 		return *by_address = 1, address_entry(b, loc);
 	return entry_for(b, intern(b, b->sb.buf), NULL);
 }
