@@ -1,6 +1,7 @@
 /* inflate.c - compressed DWARF sections inflated by libdeflate ahead of libdw. */
 #include <gelf.h>
 #include <libdeflate.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ struct packed {
 	uint64_t hdr;           /* the compression header's size */
 	uint64_t to, inflated, align;   /* its place and size in the copy, its alignment */
 	int drop;               /* location lists: emptied, not inflated */
+	int helper;             /* inflated by the second thread */
+	int ok;                 /* inflated to its size */
 };
 
 struct file {
@@ -235,40 +238,83 @@ static uint64_t place(const struct file *f, struct packed *p, size_t n)
 	return !f->is64 && end > UINT32_MAX ? 0 : end;
 }
 
+/* The sections for one thread to inflate: from f into out, those of p[0..n) whose helper is helper. */
+struct share {
+	const struct file *f;
+	struct packed *p;
+	size_t n;
+	unsigned char *out;
+	int helper;
+};
+
+static void *inflate_share(void *arg)
+{
+	const struct share *sh = arg;
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	size_t i;
+
+	for (i = 0; i < sh->n; i++) {
+		struct packed *p = &sh->p[i];
+		size_t got = 0;
+
+		if (p->drop || p->helper != sh->helper)
+			continue;
+		p->ok = d && libdeflate_zlib_decompress(d, sh->f->buf + p->from + p->hdr,
+							  p->size - p->hdr, sh->out + p->to,
+							  p->inflated, &got) == LIBDEFLATE_SUCCESS &&
+			got == p->inflated;
+	}
+	if (d)
+		libdeflate_free_decompressor(d);
+	return NULL;
+}
+
+/* Sections past which a second thread inflates the biggest one: it pays for itself. */
+#define HELPER_MIN (1 << 20)
+
 /*
  * The copy at out: every byte of the file but the replaced sections', the
- * sections inflated after it, their headers changed.  0, or -1 when one
- * does not inflate to the size its header gives.
+ * sections inflated after it (the biggest by a second thread, when that
+ * pays), their headers changed.  0, or -1 when one does not inflate to
+ * the size its header gives.
  */
 static int write_copy(const struct file *f, struct packed *p, size_t n, unsigned char *out)
 {
-	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-	uint64_t pos = 0;
-	size_t i;
-	int ret = 0;
+	struct share mine = { f, p, n, out, 0 }, theirs = { f, p, n, out, 1 };
+	uint64_t pos = 0, rest = 0;
+	size_t i, big = 0;
+	pthread_t th;
+	int helped = 0, ret = 0;
 
-	if (!d)
-		return -1;
 	for (i = 0; i < n; i++) {
 		if (p[i].from > pos)
 			memcpy(out + pos, f->buf + pos, p[i].from - pos);
 		if (p[i].from + p[i].size > pos)
 			pos = p[i].from + p[i].size;
+		if (!p[i].drop && p[i].inflated > p[big].inflated)
+			big = i;
+		rest += p[i].drop ? 0 : p[i].inflated;
 	}
 	memcpy(out + pos, f->buf + pos, f->size - pos);
-	for (i = 0; i < n && !ret; i++) {
+	rest -= p[big].drop ? 0 : p[big].inflated;
+	if (p[big].inflated >= HELPER_MIN && rest >= HELPER_MIN / 4) {
+		p[big].helper = 1;
+		helped = pthread_create(&th, NULL, inflate_share, &theirs) == 0;
+		if (!helped)
+			p[big].helper = 0;
+	}
+	inflate_share(&mine);
+	if (helped)
+		pthread_join(th, NULL);
+	for (i = 0; i < n; i++) {
 		struct shdr s;
-		size_t got = 0;
 
 		get_shdr(f, p[i].index, &s);
 		s.flags &= ~(uint64_t)SHF_COMPRESSED;
 		if (p[i].drop) {
 			s.type = SHT_NOBITS;
 			s.size = 0;
-		} else if (libdeflate_zlib_decompress(d, f->buf + p[i].from + p[i].hdr,
-						      p[i].size - p[i].hdr, out + p[i].to,
-						      p[i].inflated, &got) != LIBDEFLATE_SUCCESS ||
-			   got != p[i].inflated) {
+		} else if (!p[i].ok) {
 			ret = -1;
 		} else {
 			s.offset = p[i].to;
@@ -277,7 +323,6 @@ static int write_copy(const struct file *f, struct packed *p, size_t n, unsigned
 		}
 		put_shdr(f, out, p[i].index, &s);
 	}
-	libdeflate_free_decompressor(d);
 	return ret;
 }
 
