@@ -1057,11 +1057,48 @@ struct reducer {
 };
 
 /* Adds one stack to the sums: flat to its first entry, cum to each once. */
+/*
+ * reduce_stack without stacks kept: each entry's cum as it is first met,
+ * the first one's flat.  The usual case, and the prompt's inner loop.
+ */
+static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t stamp)
+{
+	const struct builder *b = rd->b;
+	const struct lockeys *lk = b->lk;
+	const uint32_t *keys = b->keys, *ids = w->ids + w->k - 1;
+	uint32_t j, *seen = rd->seen;
+	int64_t *cum = rd->cum, count = w->count, *flat = NULL;
+
+	/* Frame 0 is ids[0]; frame j > 0 is ids[k + j - 1] (ws_index). */
+	for (j = w->lo; j <= w->hi; j++) {
+		const struct lockeys *l = &lk[j ? ids[j] : w->ids[0]];
+		const uint32_t *k = l->n == 1 ? &l->at : keys + l->at, *end = k + l->n;
+
+		for (; k < end; k++) {
+			if (seen[*k] == stamp)
+				continue;
+			seen[*k] = stamp;
+			cum[*k] = sat_add(cum[*k], count);
+			if (!flat)
+				flat = &rd->flat[*k];
+		}
+	}
+	if (!flat)
+		return;
+	*flat = sat_add(*flat, count);
+	rd->local_total = sat_add(rd->local_total, count);
+}
+
 static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t stamp)
 {
 	struct builder *b = rd->b;
 	struct report *r = b->r;
 	uint32_t j, np = 0, nc = 0, *path = rd->path, *seen = rd->seen;
+
+	if (!b->o->keep_stacks) {
+		reduce_sums(rd, w, stamp);
+		return;
+	}
 
 	for (j = w->lo; j <= w->hi; j++) {
 		const struct lockeys *lk = &b->lk[ws_index(w, j)];
