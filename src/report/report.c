@@ -844,10 +844,13 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 		return 1;
 	if (!b->li[loc->id - 1].has_syms)
 		return 0;
-	for (j = 0; j < ntriples(loc); j++)
-		if (short_matches(b, loc, j, re, which) ||
-		    regex_matchs(re, triple_fileline(b, loc, j)))
+	for (j = 0; j < ntriples(loc); j++) {
+		if (short_matches(b, loc, j, re, which))
 			return 1;
+		triple_fileline(b, loc, j);
+		if (regex_match(re, b->tmp.buf, b->tmp.len))
+			return 1;
+	}
 	return 0;
 }
 

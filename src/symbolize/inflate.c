@@ -281,7 +281,7 @@ static void *inflate_share(void *arg)
 static int write_copy(const struct file *f, struct packed *p, size_t n, unsigned char *out)
 {
 	struct share mine = { f, p, n, out, 0 }, theirs = { f, p, n, out, 1 };
-	uint64_t pos = 0, rest = 0;
+	uint64_t pos = 0, all = 0, most = 0;
 	size_t i, big = 0;
 	pthread_t th;
 	int helped = 0, ret = 0;
@@ -291,13 +291,14 @@ static int write_copy(const struct file *f, struct packed *p, size_t n, unsigned
 			memcpy(out + pos, f->buf + pos, p[i].from - pos);
 		if (p[i].from + p[i].size > pos)
 			pos = p[i].from + p[i].size;
-		if (!p[i].drop && p[i].inflated > p[big].inflated)
-			big = i;
-		rest += p[i].drop ? 0 : p[i].inflated;
+		if (p[i].drop)
+			continue;
+		all += p[i].inflated;
+		if (p[i].inflated > most)
+			most = p[i].inflated, big = i;
 	}
 	memcpy(out + pos, f->buf + pos, f->size - pos);
-	rest -= p[big].drop ? 0 : p[big].inflated;
-	if (p[big].inflated >= HELPER_MIN && rest >= HELPER_MIN / 4) {
+	if (most >= HELPER_MIN && all - most >= HELPER_MIN / 4) {
 		p[big].helper = 1;
 		helped = pthread_create(&th, NULL, inflate_share, &theirs) == 0;
 		if (!helped)
