@@ -167,7 +167,8 @@ fi
 # A program whose own debug sections are compressed (gcc -gz, or objcopy):
 # the same reports as from the program as built.
 if objcopy --compress-debug-sections=zlib "$W/prog" "$W/prog-gz"; then
-	for view in "--text --lines" "--list=sum_squares" "--disasm=sum_squares" "--text --addresses"; do
+	for view in "--text --lines" "--list=sum_squares" "--disasm=sum_squares" \
+		"--text --addresses"; do
 		# shellcheck disable=SC2086
 		"$PPROF" $view "$W/prog" "$W/prog.prof" >"$W/plain-view.txt" 2>&1
 		# shellcheck disable=SC2086

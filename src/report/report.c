@@ -1059,7 +1059,6 @@ struct reducer {
 	int interrupted;
 };
 
-/* Adds one stack to the sums: flat to its first entry, cum to each once. */
 /*
  * reduce_stack without stacks kept: each entry's cum as it is first met,
  * the first one's flat.  The usual case, and the prompt's inner loop.
@@ -1092,6 +1091,7 @@ static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t sta
 	rd->local_total = sat_add(rd->local_total, count);
 }
 
+/* Adds one stack to the sums: flat to its first entry, cum to each once. */
 static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t stamp)
 {
 	struct builder *b = rd->b;

@@ -48,7 +48,9 @@ struct file {
 
 static void *header_at(const struct file *f, uint64_t i)
 {
-	return (void *)(f->buf + f->shoff + i * (f->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)));
+	size_t size = f->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+
+	return (void *)(f->buf + f->shoff + i * size);
 }
 
 static void get_shdr(const struct file *f, uint64_t i, struct shdr *s)
@@ -238,7 +240,7 @@ static uint64_t place(const struct file *f, struct packed *p, size_t n)
 	return !f->is64 && end > UINT32_MAX ? 0 : end;
 }
 
-/* The sections for one thread to inflate: from f into out, those of p[0..n) whose helper is helper. */
+/* The sections for one thread to inflate from f into out: those of p[0..n) of its helper. */
 struct share {
 	const struct file *f;
 	struct packed *p;
@@ -257,12 +259,11 @@ static void *inflate_share(void *arg)
 		struct packed *p = &sh->p[i];
 		size_t got = 0;
 
-		if (p->drop || p->helper != sh->helper)
+		if (p->drop || p->helper != sh->helper || !d)
 			continue;
-		p->ok = d && libdeflate_zlib_decompress(d, sh->f->buf + p->from + p->hdr,
-							  p->size - p->hdr, sh->out + p->to,
-							  p->inflated, &got) == LIBDEFLATE_SUCCESS &&
-			got == p->inflated;
+		p->ok = libdeflate_zlib_decompress(d, sh->f->buf + p->from + p->hdr,
+						   p->size - p->hdr, sh->out + p->to, p->inflated,
+						   &got) == LIBDEFLATE_SUCCESS && got == p->inflated;
 	}
 	if (d)
 		libdeflate_free_decompressor(d);

@@ -10,7 +10,10 @@
 #include "harness.h"
 #include "inflate.h"
 
-/* Seeds of the ELF fuzzing harness: each -zdebug one is its plain one after objcopy --compress-debug-sections=zlib. */
+/*
+ * Seeds of the ELF fuzzing harness: each -zdebug one is its plain one
+ * after objcopy --compress-debug-sections=zlib.
+ */
 #define SEEDS "tests/fuzz/elf/seeds/"
 
 static unsigned char *slurp(const char *path, size_t *n)
@@ -67,7 +70,8 @@ static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh)
  */
 static void same_as_plain(const char *plain_path, const char *packed_path)
 {
-	int pfd = open(plain_path, O_RDONLY | O_CLOEXEC), zfd = open(packed_path, O_RDONLY | O_CLOEXEC);
+	int pfd = open(plain_path, O_RDONLY | O_CLOEXEC);
+	int zfd = open(packed_path, O_RDONLY | O_CLOEXEC);
 	int copy = zfd >= 0 ? debug_sections_inflated(zfd) : -1;
 	Elf *plain = NULL, *packed = NULL, *out = NULL;
 	Elf_Scn *scn = NULL;
@@ -103,7 +107,8 @@ static void same_as_plain(const char *plain_path, const char *packed_path)
 			continue;
 		x = elf_rawdata(scn, NULL);
 		y = elf_rawdata(os, NULL);
-		if (CHECK(x && y && x->d_size == y->d_size) && !CHECK(!memcmp(x->d_buf, y->d_buf, x->d_size)))
+		if (CHECK(x && y && x->d_size == y->d_size) &&
+		    !CHECK(!memcmp(x->d_buf, y->d_buf, x->d_size)))
 			TEST_NOTE("    %s: %s differs", packed_path, name);
 		compared++;
 	}
