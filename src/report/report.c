@@ -48,13 +48,22 @@ struct lockeys {
 };
 
 /*
- * Per function and line of the profile's frames, the entry a report makes
- * of its "file:line" once: locations by the thousand share a few lines.
+ * The distinct (function, line) pairs of the locations' lines, numbered
+ * once per profile (the report cache keeps them): locations by the
+ * thousand share a few lines, so a report names and matches each
+ * "file:line" once.  Triple j of location i (with lines) has number
+ * id[first[i] + j].
  */
-struct flinfo {
-	const struct function *fn;
-	int64_t line;
-	uint32_t key[2];       /* the entry + 1 at the granularity, plain and "(inline)"; 0 = not yet */
+struct fltable {
+	uint32_t *first;           /* per location, nlocation + 1 */
+	uint32_t *id;              /* per triple of the locations with lines */
+	const struct line **line;  /* per number: a line with it */
+	size_t n;
+};
+
+/* Per number, the entry + 1 at the granularity, plain and "(inline)"; 0 = not yet. */
+struct flkey {
+	uint32_t key[2];
 };
 
 /*
@@ -111,6 +120,7 @@ struct report_cache {
 	size_t nsample, nlocation, nfunction;
 	uint32_t *outer;       /* per location, as builder.outer */
 	uint8_t *has_syms;     /* per location, as locinfo's */
+	struct fltable *fl;    /* as builder.fl */
 	/*
 	 * Every function's names and whether frame removal takes it, as
 	 * build_fninfo made them for these settings; the names live in the
@@ -161,9 +171,9 @@ struct builder {
 	size_t cap_lines;
 	int si;                 /* the sample value reduced */
 	int mean;               /* ... divided by the first (--mean_delay) */
-	struct flinfo *fl;      /* by function and line (fl_get) */
-	size_t nfl, cap_fl;
-	struct htab fl_index;
+	struct fltable *fl;     /* the locations' (function, line) numbers (fl_table) */
+	struct flkey *flk;      /* per number, its entries (build_keys) */
+	uint8_t *flm[2];        /* per number: --focus, --ignore match? 0 unknown, 1 no, 2 yes */
 	uint32_t *skip;         /* per sample: its stack's k (struct wstack) */
 	uint32_t *outer;        /* per location: its outermost frame's function id, 0 for none */
 	struct report_cache *cache; /* o->cache, holding p's; NULL for none */
@@ -299,51 +309,75 @@ static uint64_t fl_hash(const struct line *ln)
 	return hash_u64((uintptr_t)ln->function ^ hash_u64((uint64_t)ln->line));
 }
 
-/* The flinfo of a line's function and number, made when new. */
-static struct flinfo *fl_get(struct builder *b, const struct line *ln)
+static void fltable_free(struct fltable *t)
 {
-	uint64_t h = fl_hash(ln);
-	struct flinfo *f;
-	size_t k;
-
-	if (!b->fl_index.slot)
-		htab_init(&b->fl_index, 1024);
-	HTAB_FIND(&b->fl_index, h, k, b->fl[b->fl_index.slot[k].idx - 1].fn == ln->function &&
-					  b->fl[b->fl_index.slot[k].idx - 1].line == ln->line);
-	if (b->fl_index.slot[k].idx)
-		return &b->fl[b->fl_index.slot[k].idx - 1];
-	GROW(b->fl, b->cap_fl, b->nfl + 1);
-	f = &b->fl[b->nfl++];
-	memset(f, 0, sizeof(*f));
-	f->fn = ln->function;
-	f->line = ln->line;
-	htab_insert(&b->fl_index, k, h, (uint32_t)b->nfl);
-	return f;
+	if (!t)
+		return;
+	free(t->first);
+	free(t->id);
+	free(t->line);
+	free(t);
 }
 
-/*
- * Hints what build_keys reads of location i ahead of it, in stages: the
- * location, its lines, the slot of its outermost line in fl_index, the
- * flinfo there.
- */
-static void fl_hint(const struct builder *b, size_t i)
+/* The profile's (function, line) numbers: the cache's, else made (and given to it). */
+static const struct fltable *fl_table(struct builder *b)
 {
 	const struct profile *p = b->p;
+	struct fltable *t;
+	struct htab index;
+	size_t i, ntriple = 0, cap = 0;
 
-	if (i + 32 < p->nlocation)
-		__builtin_prefetch(p->location[i + 32]);
-	if (i + 16 < p->nlocation && p->location[i + 16]->nline)
-		__builtin_prefetch(triple_line(p->location[i + 16], 0));
-	if (!b->fl_index.slot)
-		return;
-	if (i + 8 < p->nlocation && p->location[i + 8]->nline)
-		htab_prefetch(&b->fl_index, fl_hash(triple_line(p->location[i + 8], 0)));
-	if (i + 4 < p->nlocation && p->location[i + 4]->nline) {
-		uint32_t idx = htab_guess(&b->fl_index, fl_hash(triple_line(p->location[i + 4], 0)));
+	if (b->fl)
+		return b->fl;
+	if (b->cache && b->cache->fl)
+		return b->fl = b->cache->fl;
+	t = xcalloc(1, sizeof(*t));
+	t->first = xcalloc(p->nlocation + 1, sizeof(*t->first));
+	for (i = 0; i < p->nlocation; i++)
+		ntriple += p->location[i]->nline;
+	t->id = xcalloc(ntriple + 1, sizeof(*t->id));
+	htab_init(&index, 1024);
+	for (i = 0, ntriple = 0; i < p->nlocation; i++) {
+		const struct location *loc = p->location[i];
+		uint32_t j;
 
-		if (idx)
-			__builtin_prefetch(&b->fl[idx - 1]);
+		if (i + 16 < p->nlocation)
+			__builtin_prefetch(p->location[i + 16]);
+		if (i + 8 < p->nlocation && p->location[i + 8]->nline)
+			__builtin_prefetch(triple_line(p->location[i + 8], 0));
+		t->first[i] = (uint32_t)ntriple;
+		for (j = 0; j < loc->nline; j++) {
+			const struct line *ln = triple_line(loc, (int)j);
+			uint64_t h = fl_hash(ln);
+			size_t k;
+
+			HTAB_FIND(&index, h, k,
+				  t->line[index.slot[k].idx - 1]->function == ln->function &&
+				  t->line[index.slot[k].idx - 1]->line == ln->line);
+			if (index.slot[k].idx) {
+				t->id[ntriple++] = index.slot[k].idx - 1;
+				continue;
+			}
+			GROW(t->line, cap, t->n + 1);
+			t->line[t->n] = ln;
+			t->id[ntriple++] = (uint32_t)t->n++;
+			htab_insert(&index, k, h, (uint32_t)t->n);
+		}
 	}
+	t->first[p->nlocation] = (uint32_t)ntriple;
+	htab_release(&index);
+	b->fl = t;
+	if (b->cache)
+		b->cache->fl = t;
+	return t;
+}
+
+/* The number of location loc's triple j (loc has lines). */
+static uint32_t fl_number(struct builder *b, const struct location *loc, int j)
+{
+	const struct fltable *t = fl_table(b);
+
+	return t->id[t->first[loc->id - 1] + (uint32_t)j];
 }
 
 /* Whether RemoveUninterestingFrames takes frames of this short name out. */
@@ -641,8 +675,11 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 			}
 			return *k - 1;
 		}
-		if (g == GRAN_LINES || g == GRAN_FILEFUNCTIONS || g == GRAN_FILES)
-			k = &fl_get(b, triple_line(loc, j))->key[inl];
+		if (g == GRAN_LINES || g == GRAN_FILEFUNCTIONS || g == GRAN_FILES) {
+			if (!b->flk)
+				b->flk = xcalloc(fl_table(b)->n + 1, sizeof(*b->flk));
+			k = &b->flk[fl_number(b, loc, j)].key[inl];
+		}
 	}
 	if (k && *k)
 		return *k - 1;
@@ -667,9 +704,10 @@ static void build_keys(struct builder *b)
 		int j;
 
 		lk->at = (uint32_t)b->nkeys;
-		if (b->o->granularity == GRAN_LINES || b->o->granularity == GRAN_FILES ||
-		    b->o->granularity == GRAN_FILEFUNCTIONS)
-			fl_hint(b, i);
+		if (i + 16 < p->nlocation)
+			__builtin_prefetch(p->location[i + 16]);
+		if (i + 8 < p->nlocation && p->location[i + 8]->nline)
+			__builtin_prefetch(triple_line(p->location[i + 8], 0));
 		if (li->uninteresting || (b->addr_digits == 16 && loc->address > 0x7fffffffffffffffULL) ||
 		    (gofilter_flags(b->gf, loc) & GF_HIDDEN))
 			continue;
@@ -845,10 +883,25 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 	if (!b->li[loc->id - 1].has_syms)
 		return 0;
 	for (j = 0; j < ntriples(loc); j++) {
+		uint8_t *m;
+
 		if (short_matches(b, loc, j, re, which))
 			return 1;
-		triple_fileline(b, loc, j);
-		if (regex_match(re, b->tmp.buf, b->tmp.len))
+		if (!loc->nline) {
+			triple_fileline(b, loc, j);
+			if (regex_match(re, b->tmp.buf, b->tmp.len))
+				return 1;
+			continue;
+		}
+		/* A file:line is matched once, for every location with it. */
+		if (!b->flm[which])
+			b->flm[which] = xcalloc(fl_table(b)->n + 1, 1);
+		m = &b->flm[which][fl_number(b, loc, j)];
+		if (!*m) {
+			triple_fileline(b, loc, j);
+			*m = regex_match(re, b->tmp.buf, b->tmp.len) ? 2 : 1;
+		}
+		if (*m == 2)
 			return 1;
 	}
 	return 0;
@@ -954,6 +1007,7 @@ void report_cache_free(struct report_cache *c)
 	}
 	free(c->outer);
 	free(c->has_syms);
+	fltable_free(c->fl);
 	free(c->fi);
 	strtab_free(c->names);
 	arena_release(&c->names_arena);
@@ -1604,8 +1658,11 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	ret = 0;
 out:
 	free(b.skip);
-	free(b.fl);
-	htab_release(&b.fl_index);
+	if (!b.cache)
+		fltable_free(b.fl);
+	free(b.flk);
+	free(b.flm[0]);
+	free(b.flm[1]);
 	free(b.fi);
 	free(b.li);
 	if (!b.keys_cached) {
