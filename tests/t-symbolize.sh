@@ -164,6 +164,33 @@ else
 	not_ok "the library's debug file compresses into a .build-id directory"
 fi
 
+# The same debug file sharing its DWARF with the program's through a dwz
+# file (.gnu_debugaltlink, as Debian's debug packages have it).  libdwfl
+# asks for the dwz file through the same search as for the debug file: it
+# must get the dwz file (of another build id), not the library's debug file
+# again, whose strings then named the functions "U C17 12.2.0 -mtune=...".
+mkdir -p "$W/dwz" "$W/plain/.build-id/${BID:0:2}"
+if [ -n "$BID" ] && cp "$W/lib/libmulti.so.debug" "$W/dwz/lib.debug" &&
+	objcopy --only-keep-debug "$W/prog" "$W/dwz/prog.debug" &&
+	dwz -m "$W/dwz/common.debug" -M "$W/dwz/common.debug" \
+		"$W/dwz/lib.debug" "$W/dwz/prog.debug" 2>/dev/null &&
+	readelf -SW "$W/dwz/lib.debug" | grep -q '\.gnu_debugaltlink' &&
+	cp "$W/dwz/lib.debug" "$W/plain/.build-id/${BID:0:2}/${BID:2}.debug" &&
+	objcopy --compress-debug-sections=zlib "$W/dwz/lib.debug" "$ZDEBUG"; then
+	mv "$W/lib/libmulti.so.debug" "$W/libmulti.so.debug.away"
+	PPROF_BINARY_PATH=$W/plain "$PPROF" --text --lines "$W/prog" "$W/prog.prof" \
+		>"$W/dwz-plain.txt" 2>&1
+	PPROF_BINARY_PATH=$W/bid "$PPROF" --text --lines "$W/prog" "$W/prog.prof" \
+		>"$W/dwz-z.txt" 2>&1
+	check "a dwz-linked debug file names the library's functions" \
+		grep -qE ' lib_checksum .*libmulti\.c:[0-9]+$' "$W/dwz-plain.txt"
+	same_output "a compressed dwz-linked debug file reports as the plain one" \
+		"$W/dwz-plain.txt" "$W/dwz-z.txt"
+	mv "$W/libmulti.so.debug.away" "$W/lib/libmulti.so.debug"
+else
+	not_ok "the library's debug file shares its DWARF through a dwz file (dwz installed?)"
+fi
+
 # A program whose own debug sections are compressed (gcc -gz, or objcopy):
 # the same reports as from the program as built.
 if objcopy --compress-debug-sections=zlib "$W/prog" "$W/prog-gz"; then

@@ -151,7 +151,6 @@ static void object_report(struct object *ob, uint64_t bias)
 	Dwfl_Module *mod;
 	Dwarf_Addr b;
 	Elf *elf;
-
 	int copy;
 
 	if (!(ob->dwfl = object_dwfl_begin()))
@@ -646,12 +645,30 @@ static int inflated_by_build_id(Dwfl_Module *mod, char **debuginfo_file_name)
 	return copy;
 }
 
+/*
+ * Whether libdwfl asks for the module's own debug file: it passes the
+ * object's debug link (NULL without one), and asks for a dwz file, named
+ * by the debug file's .gnu_debugaltlink and of another build id, with it.
+ */
+static int own_debug_file(Dwfl_Module *mod, const char *debuglink_file)
+{
+	Dwarf_Addr bias;
+	GElf_Word crc;
+	Elf *elf;
+
+	if (!debuglink_file)
+		return 1;
+	elf = dwfl_module_getelf(mod, &bias);
+	return elf && dwelf_elf_gnu_debuglink(elf, &crc) == debuglink_file;
+}
+
 /* libdwfl's search for separate debug information, compressed sections inflated ahead. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	int fd = inflated_by_build_id(mod, debuginfo_file_name);
+	int fd = own_debug_file(mod, debuglink_file) ?
+		 inflated_by_build_id(mod, debuginfo_file_name) : -1;
 
 	if (fd >= 0)
 		return fd;
