@@ -57,8 +57,7 @@ struct lockeys {
 struct fltable {
 	uint32_t *first;           /* per location, nlocation + 1 */
 	uint32_t *id;              /* per triple of the locations with lines */
-	const struct line **line;  /* per number: a line with it */
-	size_t n;
+	size_t n;                  /* numbers */
 };
 
 /* Per number, the entry + 1 at the granularity, plain and "(inline)"; 0 = not yet. */
@@ -315,7 +314,6 @@ static void fltable_free(struct fltable *t)
 		return;
 	free(t->first);
 	free(t->id);
-	free(t->line);
 	free(t);
 }
 
@@ -324,6 +322,7 @@ static const struct fltable *fl_table(struct builder *b)
 {
 	const struct profile *p = b->p;
 	struct fltable *t;
+	const struct line **line = NULL;   /* per number, a line with it */
 	struct htab index;
 	size_t i, ntriple = 0, cap = 0;
 
@@ -352,20 +351,21 @@ static const struct fltable *fl_table(struct builder *b)
 			size_t k;
 
 			HTAB_FIND(&index, h, k,
-				  t->line[index.slot[k].idx - 1]->function == ln->function &&
-				  t->line[index.slot[k].idx - 1]->line == ln->line);
+				  line[index.slot[k].idx - 1]->function == ln->function &&
+				  line[index.slot[k].idx - 1]->line == ln->line);
 			if (index.slot[k].idx) {
 				t->id[ntriple++] = index.slot[k].idx - 1;
 				continue;
 			}
-			GROW(t->line, cap, t->n + 1);
-			t->line[t->n] = ln;
+			GROW(line, cap, t->n + 1);
+			line[t->n] = ln;
 			t->id[ntriple++] = (uint32_t)t->n++;
 			htab_insert(&index, k, h, (uint32_t)t->n);
 		}
 	}
 	t->first[p->nlocation] = (uint32_t)ntriple;
 	htab_release(&index);
+	free(line);
 	b->fl = t;
 	if (b->cache)
 		b->cache->fl = t;
