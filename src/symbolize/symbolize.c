@@ -587,12 +587,12 @@ void symbolizer_plan(struct symbolizer *s)
 
 static char *debuginfo_path;
 
-/* Whether the ELF file open on fd has the build id of len bytes at id. */
-static int has_build_id(int fd, const unsigned char *id, int len)
+/* Whether the ELF file open on fd has the build id hex (as elf_build_id_hex writes it). */
+static int has_build_id(int fd, const char *hex)
 {
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	const void *have;
-	int same = elf && dwelf_elf_gnu_build_id(elf, &have) == len && !memcmp(have, id, len);
+	char have[2 * 64 + 1];
+	int same = elf_build_id_hex(elf, have, sizeof(have)) && !strcmp(have, hex);
 
 	if (elf)
 		elf_end(elf);
@@ -630,7 +630,7 @@ static int inflated_by_build_id(Dwfl_Module *mod, char **debuginfo_file_name)
 			continue;
 		copy = debug_sections_inflated(fd);
 		close(fd);
-		if (copy >= 0 && !has_build_id(copy, id, len)) {
+		if (copy >= 0 && !has_build_id(copy, hex)) {
 			close(copy);
 			copy = -1;
 			continue;
