@@ -3,6 +3,7 @@
 #define PPROF_STRTAB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 
@@ -12,5 +13,7 @@ struct strtab;
 struct strtab *strtab_new(struct arena *a);
 void strtab_free(struct strtab *t);
 const char *strtab_intern(struct strtab *t, const char *s, size_t n);
+/* The same, and the string's number: 0, 1, 2 ... in the order strings were first interned. */
+const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t *id);
 
 #endif

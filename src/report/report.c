@@ -139,7 +139,7 @@ struct report_cache {
 
 struct entry_index {
 	struct strtab *keys;
-	struct htab by_key;    /* entries by key pointer */
+	struct htab by_address; /* --addresses=pcs entries by address (pcs_entry) */
 };
 
 struct builder {
@@ -175,6 +175,8 @@ struct builder {
 	uint8_t *flm[2];        /* per number: --focus, --ignore match? 0 unknown, 1 no, 2 yes */
 	uint32_t *skip;         /* per sample: its stack's k (struct wstack) */
 	uint32_t *outer;        /* per location: its outermost frame's function id, 0 for none */
+	uint32_t *entry_of;     /* per key string's number (entry_for): its entry + 1, 0 for none */
+	size_t nentry_of, cap_entry_of;
 	struct report_cache *cache; /* o->cache, holding p's; NULL for none */
 };
 
@@ -183,23 +185,42 @@ static const char *intern(struct builder *b, const char *s)
 	return strtab_intern(b->r->index->keys, s, strlen(s));
 }
 
+/*
+ * The hex digits of v's low 32 bits, most significant first, as the bytes
+ * of the value in memory: each nibble spread to a byte, then made a digit.
+ */
+static uint64_t hex8(uint32_t v)
+{
+	uint64_t x = v, letters;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffULL;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	/* Byte i is nibble i now; 1 in the bytes past 9. */
+	letters = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+	x += 0x3030303030303030ULL + letters * ('a' - '0' - 10);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
 /* The address in addr_digits hex digits, zero-padded (as "%0*llx" has it, faster); its length. */
 static size_t format_addr(const struct builder *b, uint64_t a, char *buf, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	char tmp[24];
-	int len = 0, i;
+	char d[16];
+	uint64_t hi = hex8((uint32_t)(a >> 32)), lo = hex8((uint32_t)a);
+	size_t len = a ? (size_t)(67 - __builtin_clzll(a)) / 4 : 1;
 
-	do {
-		tmp[len++] = hex[a & 15];
-		a >>= 4;
-	} while (a);
-	while (len < (int)b->addr_digits && len < (int)sizeof(tmp))
-		tmp[len++] = '0';
-	for (i = 0; i < len && (size_t)i + 1 < n; i++)
-		buf[i] = tmp[len - 1 - i];
-	buf[i] = 0;
-	return (size_t)i;
+	if (len < b->addr_digits)
+		len = b->addr_digits;
+	if (len >= n)
+		len = n - 1;
+	memcpy(d, &hi, 8);
+	memcpy(d + 8, &lo, 8);
+	memcpy(buf, d + 16 - len, len);
+	buf[len] = 0;
+	return len;
 }
 
 /* v in decimal (as "%lld"). */
@@ -529,40 +550,84 @@ static void find_overloads(struct builder *b)
 	free(by_full.v);
 }
 
-static uint32_t entry_for(struct builder *b, const char *key, const char *display)
+static uint32_t new_entry(struct builder *b, const char *key, const char *display)
 {
 	struct report *r = b->r;
-	struct htab *t = &r->index->by_key;
-	uint64_t h = hash_u64((uintptr_t)key);
 	struct entry *en;
-	size_t i;
 
-	HTAB_FIND(t, h, i, r->entry[t->slot[i].idx - 1].key == key);
-	if (t->slot[i].idx)
-		return t->slot[i].idx - 1;
 	GROW(r->entry, r->cap_entry, r->nentry + 1);
 	en = &r->entry[r->nentry++];
 	memset(en, 0, sizeof(*en));
 	en->key = key;
 	en->display = display;
-	htab_insert(t, i, h, (uint32_t)r->nentry);
 	return (uint32_t)(r->nentry - 1);
 }
 
-/* The entry of a bare address key; it prints as "SHORT FILE:LINE" when symbolized. */
+/*
+ * The entry keyed by the string s of n bytes, interned; a new one gets
+ * display(b, loc) for its display when display is not NULL.  Entries are
+ * found by the number strtab_intern_id gives the key.
+ */
+static uint32_t entry_for(struct builder *b, const char *s, size_t n,
+			  const char *(*display)(struct builder *, const struct location *),
+			  const struct location *loc)
+{
+	uint32_t id;
+	const char *key = strtab_intern_id(b->r->index->keys, s, n, &id);
+
+	if (id >= b->nentry_of) {
+		GROW(b->entry_of, b->cap_entry_of, (size_t)id + 1);
+		memset(b->entry_of + b->nentry_of, 0, (id + 1 - b->nentry_of) * sizeof(*b->entry_of));
+		b->nentry_of = (size_t)id + 1;
+	}
+	if (!b->entry_of[id])
+		b->entry_of[id] = new_entry(b, key, display ? display(b, loc) : NULL) + 1;
+	return b->entry_of[id] - 1;
+}
+
+/* How a bare address prints when symbolized: "SHORT FILE:LINE". */
+static const char *address_display(struct builder *b, const struct location *loc)
+{
+	const char *s;
+
+	if (!b->li[loc->id - 1].has_syms)
+		return NULL;
+	s = triple_short(b, loc, 0);
+	sb_reset(&b->sb);
+	sb_adds(&b->sb, s);
+	sb_addc(&b->sb, ' ');
+	sb_adds(&b->sb, triple_fileline(b, loc, 0));
+	return intern(b, b->sb.buf);
+}
+
+/* The entry of a bare address key. */
 static uint32_t address_entry(struct builder *b, const struct location *loc)
 {
-	const char *a = addr_string(b, loc->address);
-	const char *display = NULL;
+	char a[32];
 
-	if (b->li[loc->id - 1].has_syms) {
-		const char *s = triple_short(b, loc, 0);
+	return entry_for(b, a, format_addr(b, loc->address, a, sizeof(a)), address_display, loc);
+}
 
-		sb_reset(&b->sb);
-		sb_addf(&b->sb, "%s %s", s, triple_fileline(b, loc, 0));
-		display = intern(b, b->sb.buf);
-	}
-	return entry_for(b, a, display);
+/*
+ * --addresses=pcs: entries keyed by the address alone, found by it (an
+ * address formats to one key, and one key comes from one address).
+ */
+static uint32_t pcs_entry(struct builder *b, uint64_t addr)
+{
+	struct report *r = b->r;
+	struct htab *t = &r->index->by_address;
+	uint64_t h = hash_u64(addr);
+	char a[32];
+	uint32_t k;
+	size_t i;
+
+	HTAB_FIND(t, h, i, r->entry[t->slot[i].idx - 1].address == addr);
+	if (t->slot[i].idx)
+		return t->slot[i].idx - 1;
+	k = new_entry(b, arena_strndup(&r->arena, a, format_addr(b, addr, a, sizeof(a))), NULL);
+	r->entry[k].address = addr;
+	htab_insert(t, i, h, k + 1);
+	return k;
 }
 
 /*
@@ -646,7 +711,7 @@ static uint32_t compose_entry(struct builder *b, const struct location *loc, int
 		format_addr(b, loc->address, a, sizeof(a));
 	if (b->sb.len <= 16 && !strcmp(b->sb.buf, a))
 		return *by_address = 1, address_entry(b, loc);
-	return entry_for(b, intern(b, b->sb.buf), NULL);
+	return entry_for(b, b->sb.buf, b->sb.len, NULL, NULL);
 }
 
 /*
@@ -671,7 +736,7 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 				sb_adds(&b->sb, fi->over ? fi->over : fi->shrt);
 				if (inl)
 					sb_adds(&b->sb, " (inline)");
-				*k = entry_for(b, intern(b, b->sb.buf), NULL) + 1;
+				*k = entry_for(b, b->sb.buf, b->sb.len, NULL, NULL) + 1;
 			}
 			return *k - 1;
 		}
@@ -697,6 +762,11 @@ static void build_keys(struct builder *b)
 
 	/* Never NULL, even with no keys at all: reduce_stack offsets into it. */
 	GROW(b->keys, b->cap_keys, 1);
+	/* An entry per address, about: the table sized for them at once. */
+	if (b->o->granularity == GRAN_PCS) {
+		htab_release(&b->r->index->by_address);
+		htab_init(&b->r->index->by_address, p->nlocation / 3 * 4 + 16);
+	}
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
 		const struct locinfo *li = &b->li[i];
@@ -712,9 +782,8 @@ static void build_keys(struct builder *b)
 		    (gofilter_flags(b->gf, loc) & GF_HIDDEN))
 			continue;
 		if (b->o->granularity == GRAN_PCS) {
-			uint32_t k = entry_for(b, addr_string(b, loc->address), NULL);
+			uint32_t k = pcs_entry(b, loc->address);
 
-			b->r->entry[k].address = loc->address;
 			GROW(b->keys, b->cap_keys, b->nkeys + 1);
 			b->keys[b->nkeys++] = k;
 			lk->n = 1;
@@ -1604,7 +1673,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	arena_init(&r->arena);
 	r->index = xcalloc(1, sizeof(*r->index));
 	r->index->keys = strtab_new(&r->arena);
-	htab_init(&r->index->by_key, 1024);
+	htab_init(&r->index->by_address, 16);
 	b.addr_digits = p->address_bits == 32 ? 8 : 16;
 	b.qq = intern(&b, "??");
 	b.si = pick_value(p, o, &b.mean);
@@ -1658,6 +1727,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	ret = 0;
 out:
 	free(b.skip);
+	free(b.entry_of);
 	if (!b.cache)
 		fltable_free(b.fl);
 	free(b.flk);
@@ -1746,7 +1816,7 @@ void report_release(struct report *r)
 {
 	if (r->index) {
 		strtab_free(r->index->keys);
-		htab_release(&r->index->by_key);
+		htab_release(&r->index->by_address);
 		free(r->index);
 	}
 	free(r->entry);

@@ -38,6 +38,13 @@ void strtab_free(struct strtab *t)
 
 const char *strtab_intern(struct strtab *t, const char *s, size_t n)
 {
+	uint32_t id;
+
+	return strtab_intern_id(t, s, n, &id);
+}
+
+const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t *id)
+{
 	uint64_t h = hash_bytes(s, n);
 	struct str *e;
 	size_t i;
@@ -45,12 +52,15 @@ const char *strtab_intern(struct strtab *t, const char *s, size_t n)
 	HTAB_FIND(&t->index, h, i,
 		  t->str[t->index.slot[i].idx - 1].len == n &&
 			  !memcmp(t->str[t->index.slot[i].idx - 1].s, s, n));
-	if (t->index.slot[i].idx)
-		return t->str[t->index.slot[i].idx - 1].s;
+	if (t->index.slot[i].idx) {
+		*id = t->index.slot[i].idx - 1;
+		return t->str[*id].s;
+	}
 	GROW(t->str, t->cap, t->n + 1);
 	e = &t->str[t->n++];
 	e->s = arena_strndup(t->arena, s, n);
 	e->len = n;
 	htab_insert(&t->index, i, h, (uint32_t)t->n);
+	*id = (uint32_t)(t->n - 1);
 	return e->s;
 }
