@@ -7,7 +7,9 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 
-PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c libcurl libmicrohttpd libdeflate
+PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc capstone libprotobuf-c libdeflate
+# Compiled against, but opened when first needed (include/dynlib.h): not linked.
+DLOPEN_PKGS = libcurl libmicrohttpd
 PKG_CONFIG ?= pkg-config
 
 CC ?= cc
@@ -17,10 +19,10 @@ CPPFLAGS += -D_GNU_SOURCE -Iinclude
 ALL_CFLAGS = -std=gnu11 -pthread $(WARN) $(CFLAGS)
 # Each compile also writes TARGET.d, the headers TARGET was built from.
 DEPFLAGS = -MMD -MP
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DLOPEN_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # libiberty (binutils' demangler) ships no pkg-config file.
-LIBS = $(PKG_LIBS) -liberty -lpthread -lm
+LIBS = $(PKG_LIBS) -liberty -ldl -lpthread -lm
 
 ifeq ($(SANITIZE),1)
 BUILD = build/san

@@ -127,6 +127,18 @@ for prog in c-prog cxx-prog; do
 		"$W/ref-offline.txt" "$W/out"
 done
 
+# libcurl, and the TLS libraries it brings, are opened for remote profiles
+# only: their constructors cost every run that loads them.
+LD_DEBUG=files "$PPROF" --text "$W/c-prog" "$W/c-prog.prof" >/dev/null 2>"$W/ld-local.err"
+check "a local report loads neither libcurl nor libmicrohttpd" \
+	bash -c "! grep -qE 'file=lib(curl|microhttpd)' '$W/ld-local.err'"
+check "... as the loader's trace shows (it names pprof's libraries)" \
+	grep -q 'file=libdw' "$W/ld-local.err"
+LD_DEBUG=files timeout 60 "$PPROF" --text --seconds=1 "127.0.0.1:$(cat "$W/c-prog.port")" \
+	>/dev/null 2>"$W/ld-remote.err"
+check "a remote profile opens libcurl when it fetches" \
+	grep -q 'file=libcurl.*dynamically loaded by' "$W/ld-remote.err"
+
 P=$(cat "$W/c-prog.port")
 # Redirects are followed; credentials stay out of messages and file names.
 run_pprof --text --seconds=0 "127.0.0.1:$P/redirect/pprof/profile"

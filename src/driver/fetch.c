@@ -11,8 +11,38 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dynlib.h"
 #include "fetch.h"
 #include "util.h"
+
+/* libcurl, opened at the first request (dynlib.h). */
+static struct {
+	CURLcode (*global_init)(long flags);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *c, CURLoption option, ...);
+	CURLcode (*easy_perform)(CURL *c);
+	CURLcode (*easy_getinfo)(CURL *c, CURLINFO info, ...);
+	void (*easy_reset)(CURL *c);
+	void (*easy_cleanup)(CURL *c);
+	const char *(*easy_strerror)(CURLcode rc);
+} lc;
+
+static const struct dynsym curl_syms[] = {
+	{ "curl_global_init", (void **)&lc.global_init },
+	{ "curl_global_cleanup", (void **)&lc.global_cleanup },
+	{ "curl_easy_init", (void **)&lc.easy_init },
+	{ "curl_easy_setopt", (void **)&lc.easy_setopt },
+	{ "curl_easy_perform", (void **)&lc.easy_perform },
+	{ "curl_easy_getinfo", (void **)&lc.easy_getinfo },
+	{ "curl_easy_reset", (void **)&lc.easy_reset },
+	{ "curl_easy_cleanup", (void **)&lc.easy_cleanup },
+	{ "curl_easy_strerror", (void **)&lc.easy_strerror },
+	{ NULL, NULL },
+};
+
+static const char *const curl_names[] = { "libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so", NULL };
+static struct dynlib libcurl = { .names = curl_names, .syms = curl_syms };
 
 /*
  * The pages a profile argument may end with (after /pprof/), as
@@ -262,7 +292,7 @@ static int transfer_result(struct transfer *t, CURLcode rc, const char *shown, s
 		size_t n;
 
 		if (!why[0])
-			snprintf(why, CURL_ERROR_SIZE, "%s", curl_easy_strerror(rc));
+			snprintf(why, CURL_ERROR_SIZE, "%s", lc.easy_strerror(rc));
 		n = strlen(why);
 		while (n > 0 && isspace((unsigned char)why[n - 1]))
 			why[--n] = '\0';
@@ -274,7 +304,7 @@ static int transfer_result(struct transfer *t, CURLcode rc, const char *shown, s
 			why[0] = (char)tolower((unsigned char)why[0]);
 		return err_set(e, "%s: %s", shown, why);
 	}
-	curl_easy_getinfo(t->f->curl, CURLINFO_RESPONSE_CODE, &code);
+	lc.easy_getinfo(t->f->curl, CURLINFO_RESPONSE_CODE, &code);
 	if (code == 200)
 		return 0;
 	reply_line(t->body, &line);
@@ -301,37 +331,37 @@ static int request(struct fetcher *f, const char *url, const char *shown, const 
 	if (isatty(STDERR_FILENO) && seconds >= 0)
 		t.shown = shown;
 	clock_gettime(CLOCK_MONOTONIC, &t.t0);
-	curl_easy_reset(c);
+	lc.easy_reset(c);
 	f->errbuf[0] = '\0';
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, f->errbuf);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "pprof");
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+	lc.easy_setopt(c, CURLOPT_URL, url);
+	lc.easy_setopt(c, CURLOPT_ERRORBUFFER, f->errbuf);
+	lc.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	lc.easy_setopt(c, CURLOPT_USERAGENT, "pprof");
+	lc.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	lc.easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	lc.easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	lc.easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
 	/* A redirected POST stays a POST (gperftools pprof resolves the redirect first). */
-	curl_easy_setopt(c, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout);
-	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)f->o.max_size);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
-	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, &t);
-	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(c, CURLOPT_XFERINFODATA, &t);
+	lc.easy_setopt(c, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL);
+	lc.easy_setopt(c, CURLOPT_TIMEOUT, timeout);
+	lc.easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)f->o.max_size);
+	lc.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	lc.easy_setopt(c, CURLOPT_WRITEDATA, &t);
+	lc.easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	lc.easy_setopt(c, CURLOPT_HEADERDATA, &t);
+	lc.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	lc.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	lc.easy_setopt(c, CURLOPT_XFERINFODATA, &t);
 	if (post) {
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, post);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)npost);
+		lc.easy_setopt(c, CURLOPT_POSTFIELDS, post);
+		lc.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)npost);
 	}
 	/* Ctrl-C ends the transfer, not the program: nothing is left half-saved. */
 	interrupted = 0;
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);
-	rc = curl_easy_perform(c);
+	rc = lc.easy_perform(c);
 	sigaction(SIGINT, &old, NULL);
 	if (t.drawn)
 		fputs("\r\033[K", stderr);
@@ -354,10 +384,12 @@ static int fetcher_start(struct fetcher *f, struct err *e)
 {
 	if (f->curl)
 		return 0;
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+	if (dynlib_load(&libcurl, e) < 0)
+		return -1;
+	if (lc.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return err_set(e, "cannot start libcurl");
-	if (!(f->curl = curl_easy_init())) {
-		curl_global_cleanup();
+	if (!(f->curl = lc.easy_init())) {
+		lc.global_cleanup();
 		return err_set(e, "cannot start libcurl");
 	}
 	return 0;
@@ -368,8 +400,8 @@ void fetcher_free(struct fetcher *f)
 	if (!f)
 		return;
 	if (f->curl) {
-		curl_easy_cleanup(f->curl);
-		curl_global_cleanup();
+		lc.easy_cleanup(f->curl);
+		lc.global_cleanup();
 	}
 	remote_release(&f->server);
 	free(f->program);

@@ -16,6 +16,7 @@
 
 #include <microhttpd.h>
 
+#include "dynlib.h"
 #include "internal.h"
 #include "util.h"
 #include "viewer.h"
@@ -27,6 +28,40 @@
 #define IDLE_SECONDS 30
 
 static volatile sig_atomic_t stopping;
+
+/* libmicrohttpd, opened when --http starts (dynlib.h). */
+static struct {
+	struct MHD_Daemon *(*start_daemon)(unsigned int flags, uint16_t port,
+					   MHD_AcceptPolicyCallback apc, void *apc_cls,
+					   MHD_AccessHandlerCallback dh, void *dh_cls, ...);
+	void (*stop_daemon)(struct MHD_Daemon *d);
+	const char *(*lookup_connection_value)(struct MHD_Connection *c, enum MHD_ValueKind kind,
+					       const char *key);
+	int (*get_connection_values_n)(struct MHD_Connection *c, enum MHD_ValueKind kind,
+				       MHD_KeyValueIteratorN iterator, void *cls);
+	struct MHD_Response *(*create_response_from_buffer)(size_t size, void *buffer,
+							    enum MHD_ResponseMemoryMode mode);
+	enum MHD_Result (*add_response_header)(struct MHD_Response *r, const char *header,
+					       const char *content);
+	enum MHD_Result (*queue_response)(struct MHD_Connection *c, unsigned int status,
+					  struct MHD_Response *r);
+	void (*destroy_response)(struct MHD_Response *r);
+} mhd;
+
+static const struct dynsym mhd_syms[] = {
+	{ "MHD_start_daemon", (void **)&mhd.start_daemon },
+	{ "MHD_stop_daemon", (void **)&mhd.stop_daemon },
+	{ "MHD_lookup_connection_value", (void **)&mhd.lookup_connection_value },
+	{ "MHD_get_connection_values_n", (void **)&mhd.get_connection_values_n },
+	{ "MHD_create_response_from_buffer", (void **)&mhd.create_response_from_buffer },
+	{ "MHD_add_response_header", (void **)&mhd.add_response_header },
+	{ "MHD_queue_response", (void **)&mhd.queue_response },
+	{ "MHD_destroy_response", (void **)&mhd.destroy_response },
+	{ NULL, NULL },
+};
+
+static const char *const mhd_names[] = { "libmicrohttpd.so.12", "libmicrohttpd.so", NULL };
+static struct dynlib libmhd = { .names = mhd_names, .syms = mhd_syms };
 
 static void on_stop(int sig)
 {
@@ -205,13 +240,13 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct reply *r)
 	enum MHD_Result ret;
 	char csp[256];
 
-	resp = MHD_create_response_from_buffer(r->body.len, r->body.buf, MHD_RESPMEM_MUST_COPY);
+	resp = mhd.create_response_from_buffer(r->body.len, r->body.buf, MHD_RESPMEM_MUST_COPY);
 	if (!resp)
 		return MHD_NO;
-	MHD_add_response_header(resp, "Content-Type", r->type);
-	MHD_add_response_header(resp, "Cache-Control", "no-store");
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
+	mhd.add_response_header(resp, "Content-Type", r->type);
+	mhd.add_response_header(resp, "Cache-Control", "no-store");
+	mhd.add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	mhd.add_response_header(resp, "Referrer-Policy", "no-referrer");
 	/* Nothing is loaded from anywhere else; only our own script runs in a page. */
 	if (r->html)
 		snprintf(csp, sizeof(csp), "default-src 'none'; script-src 'nonce-%s'; "
@@ -220,13 +255,13 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, struct reply *r)
 	else
 		snprintf(csp, sizeof(csp), "default-src 'none'; script-src 'unsafe-inline'; "
 			 "style-src 'unsafe-inline'; frame-ancestors 'self'");
-	MHD_add_response_header(resp, "Content-Security-Policy", csp);
+	mhd.add_response_header(resp, "Content-Security-Policy", csp);
 	if (r->location.len)
-		MHD_add_response_header(resp, "Location", r->location.buf);
+		mhd.add_response_header(resp, "Location", r->location.buf);
 	if (r->status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(resp, "Allow", "GET, HEAD");
-	ret = MHD_queue_response(c, r->status, resp);
-	MHD_destroy_response(resp);
+		mhd.add_response_header(resp, "Allow", "GET, HEAD");
+	ret = mhd.queue_response(c, r->status, resp);
+	mhd.destroy_response(resp);
 	return ret;
 }
 
@@ -242,15 +277,15 @@ static double now_ms(void)
 static int admit(struct server *s, struct MHD_Connection *c, const char *method,
 		 struct query *q, struct reply *r)
 {
-	const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
-	const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+	const char *host = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+	const char *length = mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
 		reply_text(r, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD are served");
 		return -1;
 	}
 	if ((length && strcmp(length, "0")) ||
-	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding")) {
+	    mhd.lookup_connection_value(c, MHD_HEADER_KIND, "Transfer-Encoding")) {
 		reply_text(r, MHD_HTTP_CONTENT_TOO_LARGE, "a request has no body here");
 		return -1;
 	}
@@ -258,7 +293,7 @@ static int admit(struct server *s, struct MHD_Connection *c, const char *method,
 		reply_text(r, MHD_HTTP_FORBIDDEN, "this server answers to its loopback address only");
 		return -1;
 	}
-	MHD_get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, q);
+	mhd.get_connection_values_n(c, MHD_GET_ARGUMENT_KIND, collect_arg, q);
 	if (q->n > WEB_MAX_ARGS) {
 		reply_text(r, MHD_HTTP_URI_TOO_LONG, "query too long: at most 32 parameters of "
 			   "4096 bytes each");
@@ -348,6 +383,10 @@ int web_run(const struct profile *p, const struct options *o)
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		return 2;
 	}
+	if (dynlib_load(&libmhd, &e) < 0) {
+		fprintf(stderr, "pprof: --http: %s\n", e.msg);
+		return 1;
+	}
 	if ((fd = listen_on(host, port, &got_port, &s.loopback, &e)) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		return 1;
@@ -366,7 +405,7 @@ int web_run(const struct profile *p, const struct options *o)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, &s,
+	d = mhd.start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, on_request, &s,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
@@ -392,7 +431,7 @@ int web_run(const struct profile *p, const struct options *o)
 		sigsuspend(&waiting);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/* Joins the server's thread and closes the listening socket, which it owns. */
-	MHD_stop_daemon(d);
+	mhd.stop_daemon(d);
 	report_cache_free(s.web.base.report.cache);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
