@@ -201,9 +201,14 @@ static int cmp_keyed(const void *x, const void *y, void *ctx)
 	return cmp_sample(&w->p->sample[a->idx], &w->p->sample[b->idx], ctx);
 }
 
-static uint64_t keyed_hash(const void *k)
+/*
+ * The hash's high half: sorted by it (four passes of the radix sort, not
+ * eight), then each run of equal halves by cmp_keyed, the order is the full
+ * hash's all the same.
+ */
+static uint64_t keyed_top(const void *k)
 {
-	return ((const struct keyed *)k)->hash;
+	return ((const struct keyed *)k)->hash >> 32;
 }
 
 /* Orders each run of elements that sort_by_key left equal by cmp. */
@@ -337,8 +342,8 @@ static void order_samples(struct writer *w)
 	w->pre = xcalloc(1, sizeof(*w->pre));
 	*w->pre = a.pre;
 	w->pre_off[p->nsample] = w->pre->n;
-	sort_by_key(w->smp, p->nsample, sizeof(*w->smp), keyed_hash);
-	sort_ties(w->smp, p->nsample, sizeof(*w->smp), keyed_hash, cmp_keyed, w);
+	sort_by_key(w->smp, p->nsample, sizeof(*w->smp), keyed_top);
+	sort_ties(w->smp, p->nsample, sizeof(*w->smp), keyed_top, cmp_keyed, w);
 }
 
 /* Sorts n pointers of v by cmp, and records each one's position by its id. */
