@@ -154,6 +154,15 @@ struct report_cache *report_cache_new(const struct profile *p);
 void report_cache_free(struct report_cache *c);
 
 /*
+ * The objects behind c's profile for listings (code_open with o), opened
+ * at the first and kept with the cache; NULL when c is NULL or another
+ * profile's (the caller then opens its own).
+ */
+struct code;
+struct code *report_cache_code(struct report_cache *c, const struct profile *p,
+			       const struct symbolize_options *o);
+
+/*
  * The style values get when the format says nothing: nanoseconds as
  * seconds with two decimals; a count other than the first sample type by
  * its type's name ("calls"); anything else as gperftools' integer samples.

@@ -547,6 +547,13 @@ pp out/ign-dis --disasm='^lib_|^main$' --ignore='lib_series|step' multi-prog mul
 interactive "prompt: list RE -IGNORE, disasm RE -IGNORE -IGNORE equal --ignore" multi-prog \
 	'list ^main$ -step\ndisasm ^lib_|^main$ -lib_series -step\n' out/ign-list out/ign-dis
 check "prompt: -IGNORE is said on stderr" grep -qx "Ignoring samples in call stacks that match 'lib_series|step'" out/i.out.err
+# The prompt keeps the objects it opened for listings: a library that no
+# address of an earlier listing fell in is opened for a later one.
+pp out/late-lib1 --list='^main$' --ignore='lib_' multi-prog multi-prog.prof
+pp out/late-lib2 --disasm='^lib_' multi-prog multi-prog.prof
+interactive "prompt: a listing opens a library the listing before it did not need" multi-prog \
+	'list ^main$ -lib_\ndisasm ^lib_\nlist ^main$ -lib_\n' out/late-lib1 out/late-lib2 out/late-lib1
+check "... whose routines the later listing shows" grep -q '^ROUTINE =* lib_checksum' out/late-lib2
 prompt out/i2.out c-prog 'list ^frame_dummy$\nlist (\nlist ^fib$\n'
 grep -v '^Total: ' out/i2.out >out/i2.got
 same_output "prompt: errors of list do not end the session" out/i-list out/i2.got

@@ -60,7 +60,11 @@ int annotation_build(struct annotation *a, const struct profile *p, const struct
 		a->cum[i] = v[i].cum;
 	}
 	free(v);
-	a->code = code_open(p, o->symbolize);
+	/* The prompt and the web UI list from objects opened once. */
+	if (!(a->code = report_cache_code(o->cache, p, o->symbolize))) {
+		a->code = code_open(p, o->symbolize);
+		a->own_code = 1;
+	}
 	a->nroutine = code_routines(a->code, re, a->addr, a->n, &a->routine);
 	regex_free(re);
 	return 0;
@@ -73,7 +77,8 @@ void annotation_release(struct annotation *a)
 	free(a->flat);
 	free(a->cum);
 	free(a->routine);
-	code_close(a->code);
+	if (a->own_code)
+		code_close(a->code);
 	memset(a, 0, sizeof(*a));
 }
 

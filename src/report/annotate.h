@@ -18,6 +18,7 @@ struct annotation {
 	int64_t *flat, *cum;
 	size_t n;
 	struct code *code;
+	int own_code;          /* code is this annotation's, not the report cache's */
 	struct routine *routine;
 	size_t nroutine;
 };

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "code.h"
 #include "gofilter.h"
 #include "htab.h"
 #include "names.h"
@@ -135,6 +136,9 @@ struct report_cache {
 	int64_t total, go_total;
 	struct keyset keyset[KEYSETS];
 	size_t nkeyset;
+	/* report_cache_code's, and the options it was opened with. */
+	struct code *code;
+	const struct symbolize_options *code_o;
 };
 
 struct entry_index {
@@ -1081,6 +1085,7 @@ void report_cache_free(struct report_cache *c)
 	strtab_free(c->names);
 	arena_release(&c->names_arena);
 	free(c->value);
+	code_close(c->code);
 	free(c);
 }
 
@@ -1089,6 +1094,22 @@ static struct report_cache *cache_for(struct report_cache *c, const struct profi
 {
 	return c && c->p == p && c->nsample == p->nsample && c->nlocation == p->nlocation &&
 	       c->nfunction == p->nfunction ? c : NULL;
+}
+
+struct code *report_cache_code(struct report_cache *c, const struct profile *p,
+			       const struct symbolize_options *o)
+{
+	if (!(c = cache_for(c, p)))
+		return NULL;
+	if (c->code && c->code_o != o) {
+		code_close(c->code);
+		c->code = NULL;
+	}
+	if (!c->code) {
+		c->code = code_open(p, o);
+		c->code_o = o;
+	}
+	return c->code;
 }
 
 /* Sample i as a stack; 0 when it has none.  A cache has its value. */

@@ -26,9 +26,8 @@ struct code {
 	struct symbolizer s;
 	struct profile *strings;   /* owns every name handed out */
 	const struct symbolize_options *o;
-	struct listed *obj;
+	struct listed *obj;        /* in the order they were opened */
 	size_t nobj, cap_obj;
-	int planned;
 };
 
 struct code *code_open(const struct profile *p, const struct symbolize_options *o)
@@ -101,13 +100,6 @@ static void add_listed(struct code *c, struct object *ob, uint64_t adjust, size_
 	routine_symbols(l);
 }
 
-static int cmp_listed(const void *a, const void *b)
-{
-	const struct listed *x = a, *y = b;
-
-	return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
 /* Whether one of the n ascending addresses is in [lo, hi). */
 static int holds_any(const uint64_t *addr, size_t n, uint64_t lo, uint64_t hi)
 {
@@ -123,13 +115,15 @@ static int holds_any(const uint64_t *addr, size_t n, uint64_t lo, uint64_t hi)
  * none of the addresses falls in cannot hold a routine with samples, so it
  * is not opened.  The same object at the same load address is listed once
  * (pprof lists a non-PIE program twice, and so shows its routines twice).
+ * Each call adds what its addresses need to what earlier calls opened
+ * (a report cache keeps one struct code for every listing of a profile);
+ * routines sort by their object's rank.
  */
 static void plan_objects(struct code *c, const uint64_t *addr, size_t n)
 {
 	struct symbolizer *s = &c->s;
 	size_t i;
 
-	c->planned = 1;
 	/* pprof's order, the latest start first, decides which rank a duplicate keeps. */
 	for (i = s->nlibs; i-- > 0;) {
 		struct lib *l = &s->libs[i];
@@ -140,8 +134,6 @@ static void plan_objects(struct code *c, const uint64_t *addr, size_t n)
 		ob = lib_object(s, l);   /* sets l->adjust */
 		add_listed(c, ob, l->adjust, l->rank);
 	}
-	if (c->nobj > 1)
-		qsort(c->obj, c->nobj, sizeof(*c->obj), cmp_listed);
 	add_listed(c, program_object(s), 0, SIZE_MAX);
 }
 
@@ -172,6 +164,7 @@ static const char *routine_name(struct code *c, const struct listed *l, size_t j
 
 struct candidate {
 	struct routine r;
+	size_t rank;               /* its object's */
 	const char *sort_key;
 };
 
@@ -180,6 +173,8 @@ static int cmp_candidate(const void *a, const void *b)
 	const struct candidate *x = a, *y = b;
 	int d;
 
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
 	if (x->r.object != y->r.object)
 		return x->r.object < y->r.object ? -1 : 1;
 	if ((d = strcmp(x->sort_key, y->sort_key)))
@@ -194,8 +189,7 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 	struct strbuf tagged = STRBUF_INIT, shrt = STRBUF_INIT;
 	size_t nv = 0, cap = 0, i, j;
 
-	if (!c->planned)
-		plan_objects(c, addr, n);
+	plan_objects(c, addr, n);
 	for (i = 0; i < c->nobj; i++) {
 		const struct listed *l = &c->obj[i];
 		const struct bounds *b = routine_bounds(l);
@@ -223,6 +217,7 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 			k->r.end = b->end[j];
 			k->r.adjust = l->adjust;
 			k->r.object = i;
+			k->rank = l->rank;
 			/* pprof sorts by the short name without template arguments. */
 			short_function_name(tagged.buf, 0, &shrt);
 			k->sort_key = profile_intern(c->strings, shrt.buf);
