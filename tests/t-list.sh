@@ -551,8 +551,9 @@ check "prompt: -IGNORE is said on stderr" grep -qx "Ignoring samples in call sta
 # address of an earlier listing fell in is opened for a later one.
 pp out/late-lib1 --list='^main$' --ignore='lib_' multi-prog multi-prog.prof
 pp out/late-lib2 --disasm='^lib_' multi-prog multi-prog.prof
-interactive "prompt: a listing opens a library the listing before it did not need" multi-prog \
-	'list ^main$ -lib_\ndisasm ^lib_\nlist ^main$ -lib_\n' out/late-lib1 out/late-lib2 out/late-lib1
+interactive "prompt: a listing opens a library the listing before it did not need" \
+	multi-prog 'list ^main$ -lib_\ndisasm ^lib_\nlist ^main$ -lib_\n' \
+	out/late-lib1 out/late-lib2 out/late-lib1
 check "... whose routines the later listing shows" grep -q '^ROUTINE =* lib_checksum' out/late-lib2
 prompt out/i2.out c-prog 'list ^frame_dummy$\nlist (\nlist ^fib$\n'
 grep -v '^Total: ' out/i2.out >out/i2.got

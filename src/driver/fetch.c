@@ -41,7 +41,9 @@ static const struct dynsym curl_syms[] = {
 	{ NULL, NULL },
 };
 
-static const char *const curl_names[] = { "libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so", NULL };
+static const char *const curl_names[] = {
+	"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so", NULL,
+};
 static struct dynlib libcurl = { .names = curl_names, .syms = curl_syms };
 
 /*

@@ -581,7 +581,8 @@ static uint32_t entry_for(struct builder *b, const char *s, size_t n,
 
 	if (id >= b->nentry_of) {
 		GROW(b->entry_of, b->cap_entry_of, (size_t)id + 1);
-		memset(b->entry_of + b->nentry_of, 0, (id + 1 - b->nentry_of) * sizeof(*b->entry_of));
+		memset(b->entry_of + b->nentry_of, 0,
+		       (id + 1 - b->nentry_of) * sizeof(*b->entry_of));
 		b->nentry_of = (size_t)id + 1;
 	}
 	if (!b->entry_of[id])
