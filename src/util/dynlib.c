@@ -2,6 +2,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "dynlib.h"
 
@@ -10,16 +11,24 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static void open_library(struct dynlib *l)
 {
 	const struct dynsym *s;
-	const char *why;
+	char first[200] = "not found";
 	void *h = NULL;
-	size_t i;
+	size_t i, n;
 
-	for (i = 0; l->names[i] && !h; i++)
+	for (i = 0; l->names[i] && !h; i++) {
+		const char *why;
+
 		h = dlopen(l->names[i], RTLD_NOW | RTLD_LOCAL);
+		/* Why the first name failed: "NAME: why" from the loader, NAME said once. */
+		if (!h && i == 0 && (why = dlerror())) {
+			n = strlen(l->names[0]);
+			if (!strncmp(why, l->names[0], n) && !strncmp(why + n, ": ", 2))
+				why += n + 2;
+			snprintf(first, sizeof(first), "%s", why);
+		}
+	}
 	if (!h) {
-		why = dlerror();
-		snprintf(l->why, sizeof(l->why), "cannot load %s: %s", l->names[0],
-			 why ? why : "not found");
+		snprintf(l->why, sizeof(l->why), "cannot load %s: %s", l->names[0], first);
 		return;
 	}
 	for (s = l->syms; s->name; s++)
