@@ -555,6 +555,50 @@ interactive "prompt: a listing opens a library the listing before it did not nee
 	multi-prog 'list ^main$ -lib_\ndisasm ^lib_\nlist ^main$ -lib_\n' \
 	out/late-lib1 out/late-lib2 out/late-lib1
 check "... whose routines the later listing shows" grep -q '^ROUTINE =* lib_checksum' out/late-lib2
+# The program through two executable mappings at one load bias, the library's
+# between them in the maps: a listing ranks the program by the later mapping
+# it has addresses in, as one command line run does, even after a listing at
+# the prompt that only had addresses in the first.
+split_maps() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+src, prog, split, lib, out = sys.argv[1], sys.argv[2], int(sys.argv[3], 16), sys.argv[4], sys.argv[5]
+data = open(src, 'rb').read()
+slot = lambda i: struct.unpack_from('<Q', data, 8 * i)[0]
+i = 2 + slot(1)
+while (slot(i), slot(i + 1), slot(i + 2)) != (0, 1, 0):
+    i += 2 + slot(i + 1)
+body, maps = data[:8 * (i + 3)], data[8 * (i + 3):].decode().splitlines()
+p = [m for m in maps if m.endswith('/' + prog) and ' r-xp ' in m][0]
+l = [m for m in maps if m.endswith('/' + lib) and ' r-xp ' in m][0]
+span, perm, off, rest = p.split(' ', 3)
+lo, hi = (int(x, 16) for x in span.split('-'))
+low = '%x-%x %s %s %s' % (lo, split, perm, off, rest)
+high = '%x-%x %s %08x %s' % (split, hi, perm, int(off, 16) + split - lo, rest)
+rest = [m for m in maps if m not in (p, l)]
+open(out, 'wb').write(body + '\n'.join([low, l, high] + rest).encode() + b'\n')
+EOF
+}
+# Split where the second step (multi_other.c's, which other_entry calls) starts.
+step2=$(nm -n multi-prog | awk '$3 == "step" { a = $1 } END { print a }')
+text=$(grep -a -m1 ' r-xp .*/multi-prog$' multi-prog.prof | awk '{ print $1, $3 }')
+if [ -n "$step2" ] && [ -n "$text" ] &&
+	split_maps multi-prog.prof multi-prog \
+		"$(printf '%x' $(( 0x${text%%-*} + 0x$step2 - 0x${text##* } )))" libmulti.so split.prof; then
+	pp out/split1 --list='^main$' --ignore='other_entry|lib_' multi-prog split.prof
+	pp out/split2 --list='^step$|^lib_' multi-prog split.prof
+	check "split mappings: the library's routines come before the program's" \
+		awk '/^ROUTINE .* lib_/ { l = NR } /^ROUTINE .* step / && !s { s = NR } END { exit !(l && s && l < s) }' out/split2
+	printf '%b' 'list ^main$ -other_entry|lib_\nlist ^step$|^lib_\n' |
+		timeout 120 "$PPROF" --interactive multi-prog split.prof >out/split.out 2>out/split.err
+	rc=$?
+	ran out/split.out "the prompt on split.prof"
+	cat out/split1 out/split2 >out/split.exp
+	grep -vE "^(Total: [0-9.]+ [a-z]+|After ignoring '.*': .*)\$" out/split.out >out/split.got
+	same_output "prompt: a later listing ranks the program as --list does" out/split.exp out/split.got
+else
+	not_ok "a profile with the program split in two mappings"
+fi
 prompt out/i2.out c-prog 'list ^frame_dummy$\nlist (\nlist ^fib$\n'
 grep -v '^Total: ' out/i2.out >out/i2.got
 same_output "prompt: errors of list do not end the session" out/i-list out/i2.got

@@ -17,6 +17,7 @@ struct listed {
 	struct object *ob;
 	uint64_t adjust;
 	size_t rank;               /* mapping order; the program's own addresses last */
+	unsigned plan;             /* the plan that met it last, which set its rank */
 	const struct elfsyms *syms;
 	struct bounds own;         /* their bounds when they are not nm's */
 	struct decoder *dec[2];    /* per syntax, made on first use */
@@ -28,6 +29,7 @@ struct code {
 	const struct symbolize_options *o;
 	struct listed *obj;        /* in the order they were opened */
 	size_t nobj, cap_obj;
+	unsigned plans;            /* calls of plan_objects */
 };
 
 struct code *code_open(const struct profile *p, const struct symbolize_options *o)
@@ -81,6 +83,7 @@ static const struct bounds *routine_bounds(const struct listed *l)
 	return l->syms == &l->ob->nm_syms ? &l->ob->bounds : &l->own;
 }
 
+/* The first meeting of an object in a plan gives it its rank for that plan. */
 static void add_listed(struct code *c, struct object *ob, uint64_t adjust, size_t rank)
 {
 	struct listed *l;
@@ -88,15 +91,23 @@ static void add_listed(struct code *c, struct object *ob, uint64_t adjust, size_
 
 	if (!ob || !ob->ok)
 		return;
-	for (i = 0; i < c->nobj; i++)
-		if (c->obj[i].ob == ob && c->obj[i].adjust == adjust)
-			return;
+	for (i = 0; i < c->nobj; i++) {
+		l = &c->obj[i];
+		if (l->ob != ob || l->adjust != adjust)
+			continue;
+		if (l->plan != c->plans) {
+			l->plan = c->plans;
+			l->rank = rank;
+		}
+		return;
+	}
 	GROW(c->obj, c->cap_obj, c->nobj + 1);
 	l = &c->obj[c->nobj++];
 	memset(l, 0, sizeof(*l));
 	l->ob = ob;
 	l->adjust = adjust;
 	l->rank = rank;
+	l->plan = c->plans;
 	routine_symbols(l);
 }
 
@@ -116,14 +127,16 @@ static int holds_any(const uint64_t *addr, size_t n, uint64_t lo, uint64_t hi)
  * is not opened.  The same object at the same load address is listed once
  * (pprof lists a non-PIE program twice, and so shows its routines twice).
  * Each call adds what its addresses need to what earlier calls opened
- * (a report cache keeps one struct code for every listing of a profile);
- * routines sort by their object's rank.
+ * (a report cache keeps one struct code for every listing of a profile),
+ * and lists, at the rank it gives them, only the objects it meets: what a
+ * single call with the same addresses lists.  Routines sort by that rank.
  */
 static void plan_objects(struct code *c, const uint64_t *addr, size_t n)
 {
 	struct symbolizer *s = &c->s;
 	size_t i;
 
+	c->plans++;
 	/* pprof's order, the latest start first, decides which rank a duplicate keeps. */
 	for (i = s->nlibs; i-- > 0;) {
 		struct lib *l = &s->libs[i];
@@ -194,6 +207,8 @@ size_t code_routines(struct code *c, const struct regex *re, const uint64_t *add
 		const struct listed *l = &c->obj[i];
 		const struct bounds *b = routine_bounds(l);
 
+		if (l->plan != c->plans)
+			continue;
 		for (j = 0; j < b->n; j++) {
 			uint64_t lo = b->start[j] + l->adjust, hi = b->end[j] + l->adjust;
 			const char *name;
