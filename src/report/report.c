@@ -143,7 +143,7 @@ struct report_cache {
 
 struct entry_index {
 	struct strtab *keys;
-	struct htab by_address; /* --addresses=pcs entries by address (pcs_entry) */
+	struct htab by_address; /* --addresses=pcs entries by address: build_keys makes it */
 };
 
 struct builder {
@@ -767,11 +767,9 @@ static void build_keys(struct builder *b)
 
 	/* Never NULL, even with no keys at all: reduce_stack offsets into it. */
 	GROW(b->keys, b->cap_keys, 1);
-	/* An entry per address, about: the table sized for them at once. */
-	if (b->o->granularity == GRAN_PCS) {
-		htab_release(&b->r->index->by_address);
+	/* An entry per address, about: the table made for them at once. */
+	if (b->o->granularity == GRAN_PCS)
 		htab_init(&b->r->index->by_address, p->nlocation / 3 * 4 + 16);
-	}
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
 		const struct locinfo *li = &b->li[i];
@@ -1695,7 +1693,6 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	arena_init(&r->arena);
 	r->index = xcalloc(1, sizeof(*r->index));
 	r->index->keys = strtab_new(&r->arena);
-	htab_init(&r->index->by_address, 16);
 	b.addr_digits = p->address_bits == 32 ? 8 : 16;
 	b.qq = intern(&b, "??");
 	b.si = pick_value(p, o, &b.mean);
