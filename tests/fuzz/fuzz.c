@@ -68,9 +68,6 @@ static void round_trip(const struct profile *p)
 	free(buf);
 }
 
-/* Larger profiles are the readers' business: reporting them would only slow the fuzzing. */
-#define EXERCISE_MAX 1024
-
 void fuzz_exercise(const struct profile *p, const struct reader *r)
 {
 	struct options o;
@@ -78,7 +75,7 @@ void fuzz_exercise(const struct profile *p, const struct reader *r)
 	struct profile *q;
 	struct err e = { { 0 } };
 
-	if (p->nsample + p->nlocation > EXERCISE_MAX)
+	if (p->nsample + p->nlocation > FUZZ_REPORT_MAX)
 		return;
 	options_init(&o);
 	ro->quiet = 1;

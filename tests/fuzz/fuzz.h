@@ -28,12 +28,19 @@ int fuzz_reader(const struct reader *r, const struct read_options *ro, const uin
 		size_t size);
 
 /*
+ * Profiles of more samples and locations than this are not symbolized or
+ * reported by the harnesses: reading them was the point.  A few hundred
+ * bytes of a histogram format make tens of thousands of locations, whose
+ * reports only take longer (they cost as much as the rest of a corpus).
+ */
+#define FUZZ_REPORT_MAX 1024
+
+/*
  * What every read profile goes through, without object files: a text
  * report by function and one by address, the profile written as
  * profile.proto and read back, merged with and subtracted from a copy of
  * itself.  r gives the reports their value style and frame rules.
- * Profiles of more than 1024 samples and locations are skipped (reading
- * them was the point).
+ * Profiles larger than FUZZ_REPORT_MAX are skipped.
  */
 void fuzz_exercise(const struct profile *p, const struct reader *r);
 

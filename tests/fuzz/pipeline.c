@@ -35,6 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (reader_load_buffer("fuzz", data, size, NULL, &p, &rd, &e) < 0)
 		return 0;
+	if (p->nsample + p->nlocation > FUZZ_REPORT_MAX) {
+		profile_free(p);
+		return 0;
+	}
 	so.program = rd->fit ? rd->fit(p, program) : program;
 	if ((rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) == 0)
 		for (i = 0; i < sizeof(reports) / sizeof(reports[0]); i++)
