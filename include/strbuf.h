@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /*
@@ -60,6 +61,9 @@ static inline void sb_addn(struct strbuf *sb, char c, size_t n)
 	sb->len += n;
 	sb->buf[sb->len] = 0;
 }
+
+/* v in decimal, as "%lld" prints it (without printf's cost). */
+void sb_add_int(struct strbuf *sb, int64_t v);
 
 void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap);

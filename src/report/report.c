@@ -227,22 +227,6 @@ static size_t format_addr(const struct builder *b, uint64_t a, char *buf, size_t
 	return len;
 }
 
-/* v in decimal (as "%lld"). */
-static void sb_add_int(struct strbuf *sb, int64_t v)
-{
-	char tmp[24];
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	int n = 0;
-
-	do {
-		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		tmp[sizeof(tmp) - 1 - n++] = '-';
-	sb_add(sb, tmp + sizeof(tmp) - n, (size_t)n);
-}
-
 static const char *addr_string(struct builder *b, uint64_t a)
 {
 	char buf[32];

@@ -14,7 +14,9 @@ static const char *fileline(struct arena *a, const struct line *ln, struct strbu
 	if (!strcmp(file, "?") && !ln->line)
 		return "?";
 	sb_reset(sb);
-	sb_addf(sb, "%s:%lld", file[0] ? file : "??", (long long)ln->line);
+	sb_adds(sb, file[0] ? file : "??");
+	sb_addc(sb, ':');
+	sb_add_int(sb, ln->line);
 	return arena_strdup(a, sb->buf);
 }
 
@@ -22,6 +24,8 @@ void symlists_init(struct symlists *s, const struct profile *p, int keep_templat
 {
 	static const struct symframe unknown = { "??", "??:0", "??" };
 	struct strbuf sb = STRBUF_INIT;
+	/* A function's names, made at its first frame: by function id. */
+	struct symframe *names = xcalloc(p->nfunction + 1, sizeof(*names));
 	size_t i;
 
 	arena_init(&s->arena);
@@ -43,18 +47,23 @@ void symlists_init(struct symlists *s, const struct profile *p, int keep_templat
 		for (j = 0; j < l->nline; j++) {
 			const struct line *ln = &l->line[l->nline - 1 - j];
 			const struct function *f = ln->function;
-			struct symframe *fr = &s->frame[i][j];
+			struct symframe *fr = &s->frame[i][j], *fn = &names[f->id - 1];
 
-			sb_reset(&sb);
-			sb_adds(&sb, f->name);
-			if (f->symbol_address != NO_SYMBOL_ADDRESS)
-				sb_addf(&sb, "<%016llx>", (unsigned long long)f->symbol_address);
-			fr->full = arena_strdup(&s->arena, sb.buf);
-			short_function_name(fr->full, keep_templates, &sb);
-			fr->shrt = arena_strdup(&s->arena, sb.buf);
+			if (!fn->full) {
+				sb_reset(&sb);
+				sb_adds(&sb, f->name);
+				if (f->symbol_address != NO_SYMBOL_ADDRESS)
+					sb_addf(&sb, "<%016llx>", (unsigned long long)f->symbol_address);
+				fn->full = arena_strdup(&s->arena, sb.buf);
+				short_function_name(fn->full, keep_templates, &sb);
+				fn->shrt = arena_strdup(&s->arena, sb.buf);
+			}
+			fr->full = fn->full;
+			fr->shrt = fn->shrt;
 			fr->fileline = fileline(&s->arena, ln, &sb);
 		}
 	}
+	free(names);
 	sb_release(&sb);
 }
 

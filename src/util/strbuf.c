@@ -46,6 +46,21 @@ void sb_grow_to(struct strbuf *sb, size_t extra)
 	sb->cap = cap;
 }
 
+void sb_add_int(struct strbuf *sb, int64_t v)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[sizeof(tmp) - 1 - n++] = '-';
+	sb_add(sb, tmp + sizeof(tmp) - n, (size_t)n);
+}
+
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

@@ -173,6 +173,25 @@ TEST(vaddf)
 	sb_release(&sb);
 }
 
+TEST(add_int_as_printf)
+{
+	static const int64_t v[] = { 0, 7, -7, 10, -10, 1234567890123LL, INT64_MAX, INT64_MIN };
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		sb_reset(&sb);
+		sb_reset(&want);
+		sb_adds(&sb, "x");
+		sb_add_int(&sb, v[i]);
+		sb_addf(&want, "x%lld", (long long)v[i]);
+		CHECK_STR(sb.buf, want.buf);
+		CHECK_EQ_INT(sb.len, want.len);
+	}
+	sb_release(&sb);
+	sb_release(&want);
+}
+
 int main(void)
 {
 #ifdef M_PERTURB
@@ -186,5 +205,6 @@ int main(void)
 	RUN(reset_reuses);
 	RUN(addf_short_and_long);
 	RUN(vaddf);
+	RUN(add_int_as_printf);
 	return test_done();
 }
