@@ -5,6 +5,7 @@
 #include "htab.h"
 #include "report.h"
 #include "strbuf.h"
+#include "strtab.h"
 #include "symlist.h"
 #include "util.h"
 
@@ -55,42 +56,121 @@ static void add_call(struct calls *c, const char *key, int64_t count)
 	htab_insert(&c->index, i, h, (uint32_t)c->n);
 }
 
-/* The frames of a stack, leaf first, each innermost first within its address. */
-static size_t stack_frames(const struct symlists *sl, const struct sample *s, struct strbuf **fr,
-			   size_t *cap)
+/*
+ * Every location's frames as pprof names them, innermost first, numbered
+ * so that equal names have one number: sample stacks become numbers, and
+ * calls are counted by pairs of them before any text is made.
+ */
+struct frames {
+	struct arena arena;
+	struct strtab *names;
+	const char **name;      /* by number */
+	size_t nname, cap_name;
+	uint32_t *first;        /* by location id: its first in id[], and the next's */
+	uint32_t *id;
+};
+
+static uint32_t frame_number(struct frames *f, const struct strbuf *b)
 {
-	size_t n = 0;
-	uint32_t j, k;
+	uint32_t k;
+	const char *s = strtab_intern_id(f->names, b->buf, b->len, &k);
 
-	for (j = 0; j < s->nlocation; j++) {
-		uint32_t id = sample_stack(s)[j], m = sl->nframe[id];
+	if (k == f->nname) {
+		GROW(f->name, f->cap_name, f->nname + 1);
+		f->name[f->nname++] = s;
+	}
+	return k;
+}
 
-		size_t old = *cap;
+static void frames_init(struct frames *f, const struct symlists *sl, const struct profile *p)
+{
+	struct strbuf b = STRBUF_INIT;
+	size_t i, n = 0;
 
-		GROW(*fr, *cap, n + (m ? m : 1) + 1);
-		if (*cap > old)
-			memset(*fr + old, 0, (*cap - old) * sizeof(**fr));
+	memset(f, 0, sizeof(*f));
+	arena_init(&f->arena);
+	f->names = strtab_new(&f->arena);
+	f->first = xcalloc(p->nlocation + 1, sizeof(*f->first));
+	for (i = 0; i < p->nlocation; i++)
+		n += sl->nframe[i] ? sl->nframe[i] : 1;
+	f->id = xcalloc(n + 1, sizeof(*f->id));
+	for (i = 0, n = 0; i < p->nlocation; i++) {
+		uint32_t k, m = sl->nframe[i];
+
+		f->first[i] = (uint32_t)n;
 		for (k = 0; k < (m ? m : 1); k++) {
-			struct strbuf *b = &(*fr)[n++];
-
-			if (!b->buf)
-				sb_init(b);
-			sb_reset(b);
+			sb_reset(&b);
 			if (!m) {
-				sb_adds(b, "??:0:unknown");
-				continue;
-			}
-			{
-				const struct symframe *f = &sl->frame[id][m - 1 - k];
-				const char *file = f->fileline;
+				sb_adds(&b, "??:0:unknown");
+			} else {
+				const struct symframe *fr = &sl->frame[i][m - 1 - k];
+				const char *file = fr->fileline;
 
 				if (!strcmp(file, "?") || !strcmp(file, ":0"))
 					file = "??:0";
-				sb_addf(b, "%s:%s%s", file, f->shrt, k < m - 1 ? "[inline]" : "");
+				sb_adds(&b, file);
+				sb_addc(&b, ':');
+				sb_adds(&b, fr->shrt);
+				if (k < m - 1)
+					sb_adds(&b, "[inline]");
 			}
+			f->id[n++] = frame_number(f, &b);
 		}
 	}
+	f->first[p->nlocation] = (uint32_t)n;
+	sb_release(&b);
+}
+
+static void frames_release(struct frames *f)
+{
+	strtab_free(f->names);
+	arena_release(&f->arena);
+	free(f->name);
+	free(f->first);
+	free(f->id);
+}
+
+/* The frame numbers of a stack into *v, leaf first; how many. */
+static size_t stack_frames(const struct frames *f, const struct sample *s, uint32_t **v, size_t *cap)
+{
+	size_t n = 0;
+	uint32_t j;
+
+	for (j = 0; j < s->nlocation; j++) {
+		uint32_t id = sample_stack(s)[j], lo = f->first[id], hi = f->first[id + 1];
+
+		GROW(*v, *cap, n + (hi - lo) + 1);
+		memcpy(*v + n, f->id + lo, (hi - lo) * sizeof(**v));
+		n += hi - lo;
+	}
 	return n;
+}
+
+/* Counts by pair of frame numbers, caller in the high half; a leaf alone has LEAF there. */
+#define LEAF 0xffffffffull
+
+struct pairs {
+	struct htab index;
+	uint64_t *pair;
+	int64_t *count;
+	size_t n, cap, cap_count;
+};
+
+static void add_pair(struct pairs *c, uint64_t pair, int64_t count)
+{
+	uint64_t h = hash_u64(pair);
+	size_t i;
+
+	HTAB_FIND(&c->index, h, i, c->pair[c->index.slot[i].idx - 1] == pair);
+	if (c->index.slot[i].idx) {
+		c->count[c->index.slot[i].idx - 1] = sat_add(c->count[c->index.slot[i].idx - 1], count);
+		return;
+	}
+	GROW(c->pair, c->cap, c->n + 1);
+	GROW(c->count, c->cap_count, c->n + 1);
+	c->pair[c->n] = pair;
+	c->count[c->n++] = count;
+	htab_insert(&c->index, i, h, (uint32_t)c->n);
 }
 
 /*
@@ -155,32 +235,41 @@ static int cmp_call(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* Writes "KEY=VALUE", numbering values longer than 3 bytes on first use. */
-static void compressed(FILE *out, const char *key, const char *v, size_t n, struct calls *names)
+/* Adds "KEY=VALUE" to o, numbering values longer than 3 bytes on first use. */
+static void compressed(struct strbuf *o, const char *key, const char *v, size_t n,
+		       struct calls *names, struct strbuf *tmp)
 {
-	struct strbuf sb = STRBUF_INIT;
 	uint64_t h;
 	size_t i;
 
+	sb_adds(o, key);
+	sb_addc(o, '=');
 	if (n <= 3) {
-		fprintf(out, "%s=%.*s\n", key, (int)n, v);
+		sb_add(o, v, n);
+		sb_addc(o, '\n');
 		return;
 	}
-	sb_add(&sb, v, n);
-	h = hash_bytes(sb.buf, sb.len);
-	HTAB_FIND(&names->index, h, i, !strcmp(names->v[names->index.slot[i].idx - 1].key, sb.buf));
+	sb_reset(tmp);
+	sb_add(tmp, v, n);
+	h = hash_bytes(tmp->buf, tmp->len);
+	HTAB_FIND(&names->index, h, i, !strcmp(names->v[names->index.slot[i].idx - 1].key, tmp->buf));
+	sb_addc(o, '(');
 	if (names->index.slot[i].idx) {
-		fprintf(out, "%s=(%u)\n", key, names->index.slot[i].idx);
-	} else {
-		add_call(names, sb.buf, 0);
-		fprintf(out, "%s=(%zu) %s\n", key, names->n, sb.buf);
+		sb_add_int(o, names->index.slot[i].idx);
+		sb_adds(o, ")\n");
+		return;
 	}
-	sb_release(&sb);
+	add_call(names, tmp->buf, 0);
+	sb_add_int(o, (int64_t)names->n);
+	sb_adds(o, ") ");
+	sb_adds(o, tmp->buf);
+	sb_addc(o, '\n');
 }
 
 static void print_calls(FILE *out, struct calls *c, int64_t scale)
 {
 	struct calls files = { 0 }, fns = { 0 };
+	struct strbuf o = STRBUF_INIT, tmp = STRBUF_INIT;
 	size_t i;
 
 	arena_init(&files.arena);
@@ -194,17 +283,29 @@ static void print_calls(FILE *out, struct calls *c, int64_t scale)
 	fputs("events: Hits\n\n", out);
 	for (i = 0; i < c->n; i++) {
 		const struct call *k = &c->v[i];
-		long long count = (long long)(k->count / scale);
+		int64_t count = k->count / scale;
 
-		compressed(out, "fl", k->file ? k->file : "", k->file_len, &files);
-		compressed(out, "fn", k->fn ? k->fn : "", k->fn_len, &fns);
+		sb_reset(&o);
+		compressed(&o, "fl", k->file ? k->file : "", k->file_len, &files, &tmp);
+		compressed(&o, "fn", k->fn ? k->fn : "", k->fn_len, &fns, &tmp);
 		if (k->cfile) {
-			compressed(out, "cfl", k->cfile, k->cfile_len, &files);
-			compressed(out, "cfn", k->cfn, k->cfn_len, &fns);
-			fprintf(out, "calls=%lld %.*s\n", count, (int)k->cline_len, k->cline);
+			compressed(&o, "cfl", k->cfile, k->cfile_len, &files, &tmp);
+			compressed(&o, "cfn", k->cfn, k->cfn_len, &fns, &tmp);
+			sb_adds(&o, "calls=");
+			sb_add_int(&o, count);
+			sb_addc(&o, ' ');
+			sb_add(&o, k->cline, k->cline_len);
+			sb_addc(&o, '\n');
 		}
-		fprintf(out, "%.*s %lld\n\n", (int)k->line_len, k->line ? k->line : "", count);
+		if (k->line)
+			sb_add(&o, k->line, k->line_len);
+		sb_addc(&o, ' ');
+		sb_add_int(&o, count);
+		sb_adds(&o, "\n\n");
+		fwrite(o.buf, 1, o.len, out);
 	}
+	sb_release(&o);
+	sb_release(&tmp);
 	free(files.v);
 	free(fns.v);
 	htab_release(&files.index);
@@ -218,37 +319,54 @@ static int callgrind_write(FILE *out, const struct profile *p, const struct repo
 {
 	const struct profile *q = report_profile(p, o, e);
 	struct calls c = { 0 };
-	struct strbuf *fr = NULL, key = STRBUF_INIT;
+	struct pairs pc = { 0 };
+	struct frames f;
+	struct strbuf key = STRBUF_INIT;
 	struct symlists sl;
+	uint32_t *fr = NULL;
 	size_t cap = 0, i, j, n;
 
 	if (!q)
 		return -1;
-	arena_init(&c.arena);
-	htab_init(&c.index, 1024);
 	symlists_init(&sl, q, o->keep_templates);
+	frames_init(&f, &sl, q);
+	htab_init(&pc.index, 1024);
 	for (i = 0; i < q->nsample; i++) {
 		const struct sample *s = q->sample[i];
 		int64_t v = report_sample_value(q, s, o);
 
-		if (!(n = stack_frames(&sl, s, &fr, &cap)))
+		if (!(n = stack_frames(&f, s, &fr, &cap)))
 			continue;
-		add_call(&c, fr[0].buf, v);
-		for (j = 1; j < n; j++) {
-			sb_reset(&key);
-			sb_addf(&key, "%s -> %s", fr[j].buf, fr[j - 1].buf);
-			add_call(&c, key.buf, v);
+		add_pair(&pc, LEAF << 32 | fr[0], v);
+		for (j = 1; j < n; j++)
+			add_pair(&pc, (uint64_t)fr[j] << 32 | fr[j - 1], v);
+	}
+	/* The entries as pprof keys them; names that make one key (in theory) add up. */
+	arena_init(&c.arena);
+	htab_init(&c.index, pc.n + 16);
+	for (i = 0; i < pc.n; i++) {
+		uint32_t caller = (uint32_t)(pc.pair[i] >> 32), callee = (uint32_t)pc.pair[i];
+
+		if (caller == LEAF) {
+			add_call(&c, f.name[callee], pc.count[i]);
+			continue;
 		}
+		sb_reset(&key);
+		sb_adds(&key, f.name[caller]);
+		sb_adds(&key, " -> ");
+		sb_adds(&key, f.name[callee]);
+		add_call(&c, key.buf, pc.count[i]);
 	}
 	print_calls(out, &c, profile_value_scale(q));
-	for (i = 0; i < cap; i++)
-		if (fr[i].buf)
-			sb_release(&fr[i]);
 	free(fr);
 	sb_release(&key);
+	free(pc.pair);
+	free(pc.count);
+	htab_release(&pc.index);
 	free(c.v);
 	htab_release(&c.index);
 	arena_release(&c.arena);
+	frames_release(&f);
 	symlists_release(&sl);
 	report_profile_release(p, q);
 	return 0;
