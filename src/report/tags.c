@@ -122,11 +122,14 @@ static int tags_write(FILE *out, const struct profile *p, const struct report_op
 	const char *show = view_show(o);
 	size_t i, start;
 
-	ro.keep_stacks = 1;
+	/* Stacks only to read labels from: without labels the report is only checked. */
+	for (i = 0; i < p->nsample && !ro.keep_stacks; i++)
+		ro.keep_stacks = p->sample[i]->nlabel > 0;
 	if (report_build(p, &ro, &r, e) < 0)
 		return -1;
 	numunits_init(&u, p);
-	collect(&t, &r, &u, show);
+	if (ro.keep_stacks)
+		collect(&t, &r, &u, show);
 	if (t.n > 1)
 		qsort(t.v, t.n, sizeof(*t.v), cmp_tag);
 	for (start = 0; start < t.n; start = i) {
