@@ -27,5 +27,7 @@ void *arena_calloc(struct arena *a, size_t n, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 void *arena_memdup(struct arena *a, const void *p, size_t n);
+/* Gives dst every block of src (what src allocated lives as long as dst); src is left empty. */
+void arena_adopt(struct arena *dst, struct arena *src);
 
 #endif

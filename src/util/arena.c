@@ -109,3 +109,22 @@ void *arena_memdup(struct arena *a, const void *p, size_t n)
 {
 	return memcpy(arena_alloc(a, n), p, n);
 }
+
+void arena_adopt(struct arena *dst, struct arena *src)
+{
+	struct arena_block *last = src->head;
+
+	if (!last)
+		return;
+	if (!dst->head) {
+		*dst = *src;
+		arena_init(src);
+		return;
+	}
+	/* Behind dst's head, which keeps its free space for what comes next. */
+	while (last->prev)
+		last = last->prev;
+	last->prev = dst->head->prev;
+	dst->head->prev = src->head;
+	arena_init(src);
+}

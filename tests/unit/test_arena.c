@@ -126,6 +126,36 @@ TEST(release_and_reuse)
 	}
 }
 
+/* What another arena allocated lives on in the one that adopts it, and goes with it. */
+TEST(adopt)
+{
+	struct arena dst, src, empty;
+	char *a, *b, *big, *c;
+
+	arena_init(&dst);
+	arena_init(&src);
+	arena_init(&empty);
+	a = arena_strdup(&dst, "kept");
+	b = arena_strdup(&src, "adopted");
+	big = arena_alloc(&src, 1 << 20);
+	memset(big, 'x', 1 << 20);
+	arena_alloc(&src, 200000);   /* a second block in src */
+	arena_adopt(&dst, &src);
+	CHECK(src.head == NULL);
+	c = arena_strdup(&dst, "after");
+	CHECK_STR(a, "kept");
+	CHECK_STR(b, "adopted");
+	CHECK_STR(c, "after");
+	CHECK(big[0] == 'x' && big[(1 << 20) - 1] == 'x');
+	/* Into an empty arena, and from one. */
+	arena_adopt(&empty, &dst);
+	arena_adopt(&empty, &src);
+	CHECK(dst.head == NULL);
+	CHECK_STR(b, "adopted");
+	CHECK_STR(arena_strdup(&empty, "more"), "more");
+	arena_release(&empty);   /* every block once: ASan and valgrind see no leak */
+}
+
 TEST(zero_sizes)
 {
 	struct arena a = { 0 };
@@ -153,6 +183,7 @@ int main(void)
 	RUN(calloc_zeroes);
 	RUN(string_helpers);
 	RUN(release_and_reuse);
+	RUN(adopt);
 	RUN(zero_sizes);      /* last: under UBSan a failure aborts the run */
 	return test_done();
 }
