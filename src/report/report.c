@@ -157,8 +157,6 @@ struct builder {
 	size_t nkeys, cap_keys;
 	int keys_cached;       /* lk and keys are the report cache's */
 	struct keyset *keyset; /* ... and the entries came from, or went to, this one */
-	uint32_t *chain;       /* a stack's entries before de-duplication (keep_stacks) */
-	size_t cap_chain;
 	struct strbuf sb, tmp, fn;
 	unsigned addr_digits;
 	const char *qq;        /* "??" */
@@ -1184,6 +1182,12 @@ struct reducer {
 	int64_t *flat, *cum;    /* by entry */
 	int64_t local_total, focus_total, kept_total;
 	int interrupted;
+	/* keep_stacks: the stacks of its samples, in order, their arrays in its arena. */
+	struct rstack *stack;
+	size_t nstack, cap_stack;
+	struct arena arena;
+	uint32_t *chain;        /* a stack's entries before de-duplication */
+	size_t cap_chain;
 };
 
 /*
@@ -1222,7 +1226,6 @@ static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t sta
 static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t stamp)
 {
 	struct builder *b = rd->b;
-	struct report *r = b->r;
 	uint32_t j, np = 0, nc = 0, *path = rd->path, *seen = rd->seen;
 
 	if (!b->o->keep_stacks) {
@@ -1234,9 +1237,9 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 		const struct lockeys *lk = &b->lk[ws_index(w, j)];
 		const uint32_t *k = loc_keys(b, lk), *end = k + lk->n;
 
-		if (b->o->keep_stacks && lk->n) {
-			GROW(b->chain, b->cap_chain, nc + lk->n);
-			memcpy(b->chain + nc, k, lk->n * sizeof(*k));
+		if (lk->n) {
+			GROW(rd->chain, rd->cap_chain, nc + lk->n);
+			memcpy(rd->chain + nc, k, lk->n * sizeof(*k));
 			nc += lk->n;
 		}
 		for (; k < end; k++) {
@@ -1252,16 +1255,16 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 	rd->local_total = sat_add(rd->local_total, w->count);
 	for (j = 0; j < np; j++)
 		rd->cum[path[j]] = sat_add(rd->cum[path[j]], w->count);
-	if (b->o->keep_stacks) {
+	{
 		struct rstack *rs;
 
-		GROW(r->stack, r->cap_stack, r->nstack + 1);
-		rs = &r->stack[r->nstack++];
+		GROW(rd->stack, rd->cap_stack, rd->nstack + 1);
+		rs = &rd->stack[rd->nstack++];
 		rs->n = np;
 		rs->count = w->count;
-		rs->entry = arena_memdup(&r->arena, path, np * sizeof(*path));
+		rs->entry = arena_memdup(&rd->arena, path, np * sizeof(*path));
 		rs->nchain = nc;
-		rs->chain = arena_memdup(&r->arena, b->chain, nc * sizeof(*b->chain));
+		rs->chain = arena_memdup(&rd->arena, rd->chain, nc * sizeof(*rd->chain));
 		rs->sample = w->s;
 	}
 }
@@ -1603,12 +1606,28 @@ static void reducer_init(struct reducer *rd, struct builder *b, size_t from, siz
 	rd->seen = xcalloc(b->r->nentry + 1, sizeof(*rd->seen));
 	rd->flat = xcalloc(b->r->nentry + 1, sizeof(*rd->flat));
 	rd->cum = xcalloc(b->r->nentry + 1, sizeof(*rd->cum));
+	arena_init(&rd->arena);
 }
 
-/* Adds a reducer's sums to the report, and frees them. */
+/* Adds a reducer's sums, and its stacks after those before, to the report; frees them. */
 static void reducer_finish(struct reducer *rd, struct report *r)
 {
 	size_t i;
+
+	if (!r->stack) {
+		r->stack = rd->stack;
+		r->nstack = rd->nstack;
+		r->cap_stack = rd->cap_stack;
+	} else {
+		if (rd->nstack) {
+			GROW(r->stack, r->cap_stack, r->nstack + rd->nstack);
+			memcpy(r->stack + r->nstack, rd->stack, rd->nstack * sizeof(*rd->stack));
+			r->nstack += rd->nstack;
+		}
+		free(rd->stack);
+	}
+	arena_adopt(&r->arena, &rd->arena);
+	free(rd->chain);
 
 	for (i = 0; i < r->nentry; i++) {
 		r->entry[i].flat = sat_add(r->entry[i].flat, rd->flat[i]);
@@ -1631,9 +1650,9 @@ static void reducer_finish(struct reducer *rd, struct report *r)
 /*
  * Reduces every sample's stack; 0, or -1 when interrupted.  The samples
  * are split between two threads when the sums come out the same in any
- * order (split, or not saturating) and nothing depends on the order of
- * the stacks (kept stacks, a profile written out, Go's filters that count
- * their matches).
+ * order (split, or not saturating) and nothing depends on the order in
+ * which stacks are met (a profile written out, Go's filters that count
+ * their matches); kept stacks are put back in sample order.
  */
 static int reduce_all(struct builder *b, int focus, int ignore, int split)
 {
@@ -1642,7 +1661,7 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split)
 	size_t n = b->p->nsample, mid = n;
 	int two, ret;
 
-	if (split && n >= SPLIT_MIN && !b->out && !b->o->keep_stacks && !b->gf)
+	if (split && n >= SPLIT_MIN && !b->out && !b->gf)
 		mid = n / 2;
 	reducer_init(&rd[0], b, 0, mid);
 	reducer_init(&rd[1], b, mid, n);
@@ -1744,7 +1763,6 @@ out:
 	}
 	if (!b.cache)
 		free(b.outer);
-	free(b.chain);
 	free(b.copy);
 	free(b.copied);
 	free(b.labels);

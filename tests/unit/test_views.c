@@ -330,6 +330,49 @@ TEST(report_cache)
 	profile_free(p);
 }
 
+/*
+ * Stacks kept for graphs, from a profile big enough that two threads
+ * reduce it: one per sample, in sample order, each with its count and its
+ * entries; and the same with the prompt's cache.
+ */
+TEST(kept_stacks_in_sample_order)
+{
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_cache *c = report_cache_new(p);
+	struct report_options o = { 0 };
+	uint64_t st[3] = { 0, A, MAIN };
+	struct report r;
+	struct err e;
+	size_t i, bad = 0;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, A, "a", 10, NULL);
+	for (i = 0; i < 70000; i++) {
+		st[0] = 0x100000 + i;
+		add_stack(p, st, 3, (int64_t)(i % 7) + 1);
+	}
+	o.quiet = 1;
+	o.keep_stacks = 1;
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	CHECK_EQ_INT(r.nstack, 70000);
+	for (i = 0; i < r.nstack && i < p->nsample; i++) {
+		const struct rstack *rs = &r.stack[i];
+
+		if (rs->sample != p->sample[i] || rs->count != p->sample[i]->value[0] || rs->n != 3 ||
+		    rs->nchain != 3 || strcmp(r.entry[rs->entry[1]].key, "a") ||
+		    strcmp(r.entry[rs->entry[2]].key, "main"))
+			bad++;
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(r.entry[r.stack[69999].entry[0]].cum, 69999 % 7 + 1);
+	report_release(&r);
+	o.cache = c;
+	CHECK(same_with_cache(p, &o, c));
+	report_cache_free(c);
+	profile_free(p);
+}
+
 int main(void)
 {
 	RUN(hide_and_show);
@@ -338,5 +381,6 @@ int main(void)
 	RUN(tag_filters);
 	RUN(diff_base_total);
 	RUN(report_cache);
+	RUN(kept_stacks_in_sample_order);
 	return test_done();
 }
