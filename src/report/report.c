@@ -1182,9 +1182,12 @@ struct reducer {
 	int64_t *flat, *cum;    /* by entry */
 	int64_t local_total, focus_total, kept_total;
 	int interrupted;
-	/* keep_stacks: the stacks of its samples, in order, their arrays in its arena. */
+	/*
+	 * keep_stacks: the stacks of its samples, in order, from its place in
+	 * the report's array (room for one per sample), their arrays in its arena.
+	 */
 	struct rstack *stack;
-	size_t nstack, cap_stack;
+	size_t nstack;
 	struct arena arena;
 	uint32_t *chain;        /* a stack's entries before de-duplication */
 	size_t cap_chain;
@@ -1258,7 +1261,6 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 	{
 		struct rstack *rs;
 
-		GROW(rd->stack, rd->cap_stack, rd->nstack + 1);
 		rs = &rd->stack[rd->nstack++];
 		rs->n = np;
 		rs->count = w->count;
@@ -1614,18 +1616,10 @@ static void reducer_finish(struct reducer *rd, struct report *r)
 {
 	size_t i;
 
-	if (!r->stack) {
-		r->stack = rd->stack;
-		r->nstack = rd->nstack;
-		r->cap_stack = rd->cap_stack;
-	} else {
-		if (rd->nstack) {
-			GROW(r->stack, r->cap_stack, r->nstack + rd->nstack);
-			memcpy(r->stack + r->nstack, rd->stack, rd->nstack * sizeof(*rd->stack));
-			r->nstack += rd->nstack;
-		}
-		free(rd->stack);
-	}
+	/* The stacks of the samples before come first: these follow them. */
+	if (rd->nstack && rd->stack != r->stack + r->nstack)
+		memmove(r->stack + r->nstack, rd->stack, rd->nstack * sizeof(*rd->stack));
+	r->nstack += rd->nstack;
 	arena_adopt(&r->arena, &rd->arena);
 	free(rd->chain);
 
@@ -1665,6 +1659,12 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split)
 		mid = n / 2;
 	reducer_init(&rd[0], b, 0, mid);
 	reducer_init(&rd[1], b, mid, n);
+	if (b->o->keep_stacks) {
+		b->r->stack = xcalloc(n + 1, sizeof(*b->r->stack));
+		b->r->cap_stack = n + 1;
+		rd[0].stack = b->r->stack;
+		rd[1].stack = b->r->stack + mid;
+	}
 	rd[0].focus = rd[1].focus = focus;
 	rd[0].ignore = rd[1].ignore = ignore;
 	two = mid < n && pthread_create(&th, NULL, reduce_range, &rd[1]) == 0;
@@ -1676,6 +1676,11 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split)
 	ret = rd[0].interrupted || rd[1].interrupted ? -1 : 0;
 	reducer_finish(&rd[0], b->r);
 	reducer_finish(&rd[1], b->r);
+	/* What filters kept can be far fewer. */
+	if (b->r->stack && b->r->nstack + 1 < b->r->cap_stack) {
+		b->r->stack = xrealloc(b->r->stack, (b->r->nstack + 1) * sizeof(*b->r->stack));
+		b->r->cap_stack = b->r->nstack + 1;
+	}
 	return ret;
 }
 
