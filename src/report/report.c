@@ -1230,6 +1230,7 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 {
 	struct builder *b = rd->b;
 	uint32_t j, np = 0, nc = 0, *path = rd->path, *seen = rd->seen;
+	struct rstack *rs;
 
 	if (!b->o->keep_stacks) {
 		reduce_sums(rd, w, stamp);
@@ -1258,17 +1259,13 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 	rd->local_total = sat_add(rd->local_total, w->count);
 	for (j = 0; j < np; j++)
 		rd->cum[path[j]] = sat_add(rd->cum[path[j]], w->count);
-	{
-		struct rstack *rs;
-
-		rs = &rd->stack[rd->nstack++];
-		rs->n = np;
-		rs->count = w->count;
-		rs->entry = arena_memdup(&rd->arena, path, np * sizeof(*path));
-		rs->nchain = nc;
-		rs->chain = arena_memdup(&rd->arena, rd->chain, nc * sizeof(*rd->chain));
-		rs->sample = w->s;
-	}
+	rs = &rd->stack[rd->nstack++];
+	rs->n = np;
+	rs->count = w->count;
+	rs->entry = arena_memdup(&rd->arena, path, np * sizeof(*path));
+	rs->nchain = nc;
+	rs->chain = arena_memdup(&rd->arena, rd->chain, nc * sizeof(*rd->chain));
+	rs->sample = w->s;
 }
 
 /* A copy d of location l keeps only the levels Go's filters left. */
