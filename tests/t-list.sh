@@ -562,7 +562,8 @@ check "... whose routines the later listing shows" grep -q '^ROUTINE =* lib_chec
 split_maps() {
 	python3 - "$@" <<'EOF'
 import struct, sys
-src, prog, split, lib, out = sys.argv[1], sys.argv[2], int(sys.argv[3], 16), sys.argv[4], sys.argv[5]
+src, prog, lib, out = sys.argv[1], sys.argv[2], sys.argv[4], sys.argv[5]
+split = int(sys.argv[3], 16)
 data = open(src, 'rb').read()
 slot = lambda i: struct.unpack_from('<Q', data, 8 * i)[0]
 i = 2 + slot(1)
@@ -582,20 +583,24 @@ EOF
 # Split where the second step (multi_other.c's, which other_entry calls) starts.
 step2=$(nm -n multi-prog | awk '$3 == "step" { a = $1 } END { print a }')
 text=$(grep -a -m1 ' r-xp .*/multi-prog$' multi-prog.prof | awk '{ print $1, $3 }')
-if [ -n "$step2" ] && [ -n "$text" ] &&
-	split_maps multi-prog.prof multi-prog \
-		"$(printf '%x' $(( 0x${text%%-*} + 0x$step2 - 0x${text##* } )))" libmulti.so split.prof; then
+at=
+[ -n "$step2" ] && [ -n "$text" ] &&
+	at=$(printf '%x' $(( 0x${text%%-*} + 0x$step2 - 0x${text##* } )))
+if [ -n "$at" ] && split_maps multi-prog.prof multi-prog "$at" libmulti.so split.prof; then
 	pp out/split1 --list='^main$' --ignore='other_entry|lib_' multi-prog split.prof
 	pp out/split2 --list='^step$|^lib_' multi-prog split.prof
 	check "split mappings: the library's routines come before the program's" \
-		awk '/^ROUTINE .* lib_/ { l = NR } /^ROUTINE .* step / && !s { s = NR } END { exit !(l && s && l < s) }' out/split2
+		awk '/^ROUTINE .* lib_/ { l = NR } /^ROUTINE .* step / && !s { s = NR }
+			END { exit !(l && s && l < s) }' out/split2
 	printf '%b' 'list ^main$ -other_entry|lib_\nlist ^step$|^lib_\n' |
-		timeout 120 "$PPROF" --interactive multi-prog split.prof >out/split.out 2>out/split.err
+		timeout 120 "$PPROF" --interactive multi-prog split.prof \
+			>out/split.out 2>out/split.err
 	rc=$?
 	ran out/split.out "the prompt on split.prof"
 	cat out/split1 out/split2 >out/split.exp
 	grep -vE "^(Total: [0-9.]+ [a-z]+|After ignoring '.*': .*)\$" out/split.out >out/split.got
-	same_output "prompt: a later listing ranks the program as --list does" out/split.exp out/split.got
+	same_output "prompt: a later listing ranks the program as --list does" \
+		out/split.exp out/split.got
 else
 	not_ok "a profile with the program split in two mappings"
 fi

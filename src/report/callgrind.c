@@ -131,7 +131,8 @@ static void frames_release(struct frames *f)
 }
 
 /* The frame numbers of a stack into *v, leaf first; how many. */
-static size_t stack_frames(const struct frames *f, const struct sample *s, uint32_t **v, size_t *cap)
+static size_t stack_frames(const struct frames *f, const struct sample *s, uint32_t **v,
+			   size_t *cap)
 {
 	size_t n = 0;
 	uint32_t j;
@@ -163,7 +164,9 @@ static void add_pair(struct pairs *c, uint64_t pair, int64_t count)
 
 	HTAB_FIND(&c->index, h, i, c->pair[c->index.slot[i].idx - 1] == pair);
 	if (c->index.slot[i].idx) {
-		c->count[c->index.slot[i].idx - 1] = sat_add(c->count[c->index.slot[i].idx - 1], count);
+		int64_t *sum = &c->count[c->index.slot[i].idx - 1];
+
+		*sum = sat_add(*sum, count);
 		return;
 	}
 	GROW(c->pair, c->cap, c->n + 1);
@@ -252,7 +255,8 @@ static void compressed(struct strbuf *o, const char *key, const char *v, size_t 
 	sb_reset(tmp);
 	sb_add(tmp, v, n);
 	h = hash_bytes(tmp->buf, tmp->len);
-	HTAB_FIND(&names->index, h, i, !strcmp(names->v[names->index.slot[i].idx - 1].key, tmp->buf));
+	HTAB_FIND(&names->index, h, i,
+		  !strcmp(names->v[names->index.slot[i].idx - 1].key, tmp->buf));
 	sb_addc(o, '(');
 	if (names->index.slot[i].idx) {
 		sb_add_int(o, names->index.slot[i].idx);

@@ -53,7 +53,8 @@ void symlists_init(struct symlists *s, const struct profile *p, int keep_templat
 				sb_reset(&sb);
 				sb_adds(&sb, f->name);
 				if (f->symbol_address != NO_SYMBOL_ADDRESS)
-					sb_addf(&sb, "<%016llx>", (unsigned long long)f->symbol_address);
+					sb_addf(&sb, "<%016llx>",
+						(unsigned long long)f->symbol_address);
 				fn->full = arena_strdup(&s->arena, sb.buf);
 				short_function_name(fn->full, keep_templates, &sb);
 				fn->shrt = arena_strdup(&s->arena, sb.buf);

@@ -330,7 +330,7 @@ TEST(report_cache)
 	profile_free(p);
 }
 
-/* Whether r's stacks are those of p's samples that have an entry named key (any if NULL), in order. */
+/* Whether r's stacks are those of p's samples with an entry named key (any if NULL), in order. */
 static int stacks_in_order(const struct profile *p, const struct report *r, const char *key)
 {
 	size_t i, k = 0;
