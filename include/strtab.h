@@ -15,5 +15,7 @@ void strtab_free(struct strtab *t);
 const char *strtab_intern(struct strtab *t, const char *s, size_t n);
 /* The same, and the string's number: 0, 1, 2 ... in the order strings were first interned. */
 const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t *id);
+/* The string of number id (< the number of strings interned). */
+const char *strtab_string(const struct strtab *t, uint32_t id);
 
 #endif

@@ -63,24 +63,10 @@ static void add_call(struct calls *c, const char *key, int64_t count)
  */
 struct frames {
 	struct arena arena;
-	struct strtab *names;
-	const char **name;      /* by number */
-	size_t nname, cap_name;
+	struct strtab *names;   /* the numbers: strtab_intern_id's */
 	uint32_t *first;        /* by location id: its first in id[], and the next's */
 	uint32_t *id;
 };
-
-static uint32_t frame_number(struct frames *f, const struct strbuf *b)
-{
-	uint32_t k;
-	const char *s = strtab_intern_id(f->names, b->buf, b->len, &k);
-
-	if (k == f->nname) {
-		GROW(f->name, f->cap_name, f->nname + 1);
-		f->name[f->nname++] = s;
-	}
-	return k;
-}
 
 static void frames_init(struct frames *f, const struct symlists *sl, const struct profile *p)
 {
@@ -114,7 +100,7 @@ static void frames_init(struct frames *f, const struct symlists *sl, const struc
 				if (k < m - 1)
 					sb_adds(&b, "[inline]");
 			}
-			f->id[n++] = frame_number(f, &b);
+			strtab_intern_id(f->names, b.buf, b.len, &f->id[n++]);
 		}
 	}
 	f->first[p->nlocation] = (uint32_t)n;
@@ -125,7 +111,6 @@ static void frames_release(struct frames *f)
 {
 	strtab_free(f->names);
 	arena_release(&f->arena);
-	free(f->name);
 	free(f->first);
 	free(f->id);
 }
@@ -352,13 +337,13 @@ static int callgrind_write(FILE *out, const struct profile *p, const struct repo
 		uint32_t caller = (uint32_t)(pc.pair[i] >> 32), callee = (uint32_t)pc.pair[i];
 
 		if (caller == LEAF) {
-			add_call(&c, f.name[callee], pc.count[i]);
+			add_call(&c, strtab_string(f.names, callee), pc.count[i]);
 			continue;
 		}
 		sb_reset(&key);
-		sb_adds(&key, f.name[caller]);
+		sb_adds(&key, strtab_string(f.names, caller));
 		sb_adds(&key, " -> ");
-		sb_adds(&key, f.name[callee]);
+		sb_adds(&key, strtab_string(f.names, callee));
 		add_call(&c, key.buf, pc.count[i]);
 	}
 	print_calls(out, &c, profile_value_scale(q));

@@ -1656,7 +1656,8 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split)
 		mid = n / 2;
 	reducer_init(&rd[0], b, 0, mid);
 	reducer_init(&rd[1], b, mid, n);
-	if (b->o->keep_stacks) {
+	/* report_profile's copy keeps no stacks. */
+	if (b->o->keep_stacks && !b->out) {
 		b->r->stack = xcalloc(n + 1, sizeof(*b->r->stack));
 		b->r->cap_stack = n + 1;
 		rd[0].stack = b->r->stack;

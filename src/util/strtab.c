@@ -43,6 +43,13 @@ const char *strtab_intern(struct strtab *t, const char *s, size_t n)
 	return strtab_intern_id(t, s, n, &id);
 }
 
+const char *strtab_string(const struct strtab *t, uint32_t id)
+{
+	if (id >= t->n)
+		BUG("strtab_string: no such string");
+	return t->str[id].s;
+}
+
 const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t *id)
 {
 	uint64_t h = hash_bytes(s, n);

@@ -50,6 +50,8 @@ TEST(numbers_in_order_of_first_sight)
 			wrong_ptr++;
 		if (id != (uint32_t)i)
 			wrong_again++;
+		if (strtab_string(t, (uint32_t)i) != s[i])
+			wrong_ptr++;
 	}
 	CHECK_EQ_INT(wrong_new, 0);
 	CHECK_EQ_INT(wrong_again, 0);
@@ -58,6 +60,7 @@ TEST(numbers_in_order_of_first_sight)
 	strtab_intern(t, "another", 7);
 	strtab_intern_id(t, "last", 4, &id);
 	CHECK_EQ_INT(id, NSTR + 1);
+	CHECK_STR(strtab_string(t, NSTR), "another");
 	strtab_free(t);
 	arena_release(&a);
 }
