@@ -30,11 +30,12 @@ static int fmt_int(char *q, int64_t v)
 }
 
 /*
- * "%.1f%%" of num * 100 / total.  Big reports print hundreds of thousands
- * of these, so the digits are made here; printf's correct rounding of the
- * binary value is kept by leaving it the values within a hair of a tie.
+ * "%.1f%%" of num * 100 / total, and its length.  Big reports print
+ * hundreds of thousands of these, so the digits are made here; printf's
+ * correct rounding of the binary value is kept by leaving it the values
+ * within a hair of a tie.
  */
-static void percent(char *buf, size_t n, int64_t num, int64_t total)
+static size_t percent(char *buf, size_t n, int64_t num, int64_t total)
 {
 	double x, y, f;
 	int64_t m;
@@ -42,14 +43,14 @@ static void percent(char *buf, size_t n, int64_t num, int64_t total)
 
 	if (total == 0) {
 		snprintf(buf, n, "%s", num == 0 ? "nan" : num > 0 ? "+inf" : "-inf");
-		return;
+		return strlen(buf);
 	}
 	x = (double)num * 100.0 / (double)total;
 	y = x * 10.0;
 	f = floor(y);
 	if (n < 32 || !(fabs(x) < 1e6) || fabs(y - f - 0.5) < 1e-6) {
 		snprintf(buf, n, "%.1f%%", x);
-		return;
+		return strlen(buf);
 	}
 	m = (int64_t)f + (y - f > 0.5);
 	if (signbit(x))
@@ -60,6 +61,7 @@ static void percent(char *buf, size_t n, int64_t num, int64_t total)
 	q[1] = (char)('0' + m % 10);
 	q[2] = '%';
 	q[3] = 0;
+	return (size_t)(q + 3 - buf);
 }
 
 /*
@@ -145,16 +147,6 @@ static void add_name(struct strbuf *sb, const struct entry *e, const struct repo
 	sb_addc(sb, '\n');
 }
 
-/* s right-aligned in width columns, then a space (as "%*s "). */
-static void add_column(struct strbuf *sb, const char *s, int width)
-{
-	int n = (int)strlen(s);
-
-	if (n < width)
-		sb_addn(sb, ' ', (size_t)(width - n));
-	sb_add(sb, s, (size_t)n);
-	sb_addc(sb, ' ');
-}
 
 int64_t report_measure(const struct value_style *vs, int64_t v)
 {
@@ -231,22 +223,56 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 	report_text_rows(out, r, o, limit);
 }
 
+/* A column's text: n bytes at s, which has room for COLUMN_TEXT (the copy is made whole). */
+#define COLUMN_TEXT 32
+#define COLUMN_WIDTH 8  /* the widest column */
+
+/*
+ * s (n bytes) right-aligned in width columns, then a space, as "%*s "
+ * prints it, at q; returns the byte after.  Rows are written a million
+ * times over: short copies of fixed size, no calls.
+ */
+static char *put_column(char *q, const char *s, size_t n, size_t width)
+{
+	if (n < width) {
+		memcpy(q, "        ", COLUMN_WIDTH);
+		q += width - n;
+	}
+	if (n <= COLUMN_TEXT)
+		memcpy(q, s, COLUMN_TEXT);
+	else
+		memcpy(q, s, n);
+	q[n] = ' ';
+	return q + n + 1;
+}
+
+/* report_value's text of v in buf (of at least 48 bytes), and its length. */
+static size_t value_text(const struct report *r, int64_t v, char *buf, size_t n)
+{
+	if (!r->style.measure && !r->style.whole && !r->style.decimals && r->style.divisor == 1)
+		return (size_t)fmt_int(buf, v);
+	report_value(r, v, buf, n);
+	return strlen(buf);
+}
+
 /* One row: "%8s %6s %6s %8s %6s NAME" of e, with running the sum of flat up to it. */
 static void add_row(struct strbuf *sb, const struct report *r, const struct report_options *o,
 		    const struct entry *e, int64_t running)
 {
-	char fp[32], rp[32], cp[32], fv[48], cv[48];
+	char fp[48], rp[48], cp[48], fv[48], cv[48];
+	char line[5 * (COLUMN_WIDTH + sizeof(fv) + 1)], *q = line;
+	size_t nfp = percent(fp, sizeof(fp), e->flat, r->local_total);
+	size_t nrp = percent(rp, sizeof(rp), running, r->local_total);
+	size_t ncp = percent(cp, sizeof(cp), e->cum, r->local_total);
+	size_t nfv = value_text(r, e->flat, fv, sizeof(fv));
+	size_t ncv = value_text(r, e->cum, cv, sizeof(cv));
 
-	percent(fp, sizeof(fp), e->flat, r->local_total);
-	percent(rp, sizeof(rp), running, r->local_total);
-	percent(cp, sizeof(cp), e->cum, r->local_total);
-	report_value(r, e->flat, fv, sizeof(fv));
-	report_value(r, e->cum, cv, sizeof(cv));
-	add_column(sb, fv, 8);
-	add_column(sb, fp, 6);
-	add_column(sb, rp, 6);
-	add_column(sb, cv, 8);
-	add_column(sb, cp, 6);
+	q = put_column(q, fv, nfv, 8);
+	q = put_column(q, fp, nfp, 6);
+	q = put_column(q, rp, nrp, 6);
+	q = put_column(q, cv, ncv, 8);
+	q = put_column(q, cp, ncp, 6);
+	sb_add(sb, line, (size_t)(q - line));
 	add_name(sb, e, o);
 }
 
