@@ -9,6 +9,7 @@
 
 #include "demangle.h"
 #include "dwindex.h"
+#include "lineahead.h"
 #include "linetab.h"
 #include "util.h"
 
@@ -96,6 +97,10 @@ struct dwindex {
 	size_t nwant;
 	uint64_t *want_dw;
 	uint64_t want_delta;
+	/* The wanted units' tables, decoded ahead for this Dwarf and delta (read_ahead). */
+	struct lineahead *ahead;
+	Dwarf *ahead_dw;
+	uint64_t ahead_delta;
 };
 
 struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn sym, void *ctx)
@@ -116,6 +121,7 @@ void dwindex_free(struct dwindex *ix)
 
 	if (!ix)
 		return;
+	lineahead_stop(ix->ahead);
 	for (i = 0; i < ix->nunit; i++) {
 		free(ix->unit[i]->node);
 		free(ix->unit[i]->range);
@@ -363,12 +369,77 @@ static void expand(struct unit *u, int32_t k)
 		walk(u, &die, k, &last, depth);
 }
 
+static const struct linewant *want_in_dwarf(struct dwindex *ix, uint64_t delta, struct linewant *w);
+
+/*
+ * The units the wanted addresses fall in, by the aranges, in address
+ * order, which is the order the lookups meet them: their line tables (a
+ * fifth of a big profile's symbolization) are decoded on a second thread
+ * while the first indexes their functions and looks the addresses up.
+ */
+static void read_ahead(struct dwindex *ix)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw = dwfl_module_getdwarf(ix->mod, &bias);
+	Dwarf_Aranges *ar;
+	struct lineahead_unit *u = NULL;
+	const struct linewant *want;
+	struct linewant w;
+	size_t nar, k, i = 0, n = 0, cap = 0;
+	uint64_t delta = ix->bias - bias;
+
+	if (!dw || dwarf_getaranges(dw, &ar, &nar) != 0 || nar < 2 ||
+	    !(want = want_in_dwarf(ix, delta, &w)))
+		return;
+	for (k = 0; k < nar && i < want->n; k++) {
+		Dwarf_Addr start;
+		Dwarf_Word len;
+		Dwarf_Off cu;
+		Dwarf_Die die;
+		Dwarf_Attribute a;
+		size_t m;
+
+		if (dwarf_getarangeinfo(dwarf_onearange(ar, k), &start, &len, &cu) != 0)
+			continue;
+		while (i < want->n && want->addr[i] < start)
+			i++;
+		if (i == want->n || want->addr[i] - start >= len)
+			continue;
+		for (m = 0; m < n && u[m].cu != cu; m++)
+			;
+		if (m < n)
+			continue;
+		GROW(u, cap, n + 1);
+		if (!dwarf_offdie(dw, cu, &die) ||
+		    linetab_program(&die, &u[n].off, &u[n].address_size) < 0)
+			continue;
+		u[n].cu = cu;
+		u[n].comp_dir = dwarf_formstring(dwarf_attr(&die, DW_AT_comp_dir, &a));
+		n++;
+	}
+	/* One unit is the first thread's to read at once anyway. */
+	if (n >= 2) {
+		if (dw != ix->sec_dw) {
+			ix->sec_dw = dw;
+			linesections_find(dw, &ix->sec);
+		}
+		ix->ahead = lineahead_start(&ix->sec, u, n, want);
+		ix->ahead_dw = dw;
+		ix->ahead_delta = delta;
+	}
+	free(u);
+}
+
 void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n)
 {
+	lineahead_stop(ix->ahead);
+	ix->ahead = NULL;
 	ix->want = addr;
 	ix->nwant = n;
 	free(ix->want_dw);
 	ix->want_dw = NULL;
+	if (n)
+		read_ahead(ix);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -452,12 +523,24 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie, uint64_t delt
 	{
 		Dwarf *dw = dwarf_cu_getdwarf(cudie->cu);
 		struct linewant w;
+		int got = -1;
 
-		if (dw != ix->sec_dw) {
-			ix->sec_dw = dw;
-			linesections_find(dw, &ix->sec);
+		/* The thread reads the wanted addresses as they were for its delta. */
+		if (ix->ahead && (dw != ix->ahead_dw || delta != ix->ahead_delta)) {
+			lineahead_stop(ix->ahead);
+			ix->ahead = NULL;
 		}
-		linetab_read(&u->lines, &ix->sec, cudie, u->comp_dir, want_in_dwarf(ix, delta, &w));
+		if (ix->ahead)
+			got = lineahead_take(ix->ahead, off, &u->lines);
+		if (got == 0) {
+			linetab_read_libdw(&u->lines, cudie);
+		} else if (got < 0) {
+			if (dw != ix->sec_dw) {
+				ix->sec_dw = dw;
+				linesections_find(dw, &ix->sec);
+			}
+			linetab_read(&u->lines, &ix->sec, cudie, u->comp_dir, want_in_dwarf(ix, delta, &w));
+		}
 	}
 	/* Before DWARF 5 there is no file 0: libdw's stands in for none. */
 	if (u->lines.nfile > 1 && dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL,

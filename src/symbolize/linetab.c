@@ -759,19 +759,38 @@ void linetab_read_libdw(struct linetab *t, Dwarf_Die *cudie)
 	}
 }
 
+int linetab_program(Dwarf_Die *cudie, uint64_t *off, unsigned *address_size)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Half version;
+	uint8_t unit_type = 0, size = 0;
+
+	if (dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, NULL, &size, NULL) != 0 ||
+	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial) ||
+	    (size != 4 && size != 8) ||
+	    dwarf_formudata(dwarf_attr(cudie, DW_AT_stmt_list, &a), &w) != 0)
+		return -1;
+	*off = w;
+	*address_size = size;
+	return 0;
+}
+
+int linetab_decode_at(struct linetab *t, const struct linesections *s, uint64_t off,
+		      unsigned address_size, const char *comp_dir, const struct linewant *want)
+{
+	memset(t, 0, sizeof(*t));
+	return decode(t, s, off, address_size, comp_dir, want);
+}
+
 int linetab_decode(struct linetab *t, const struct linesections *s, Dwarf_Die *cudie,
 		   const char *comp_dir, const struct linewant *want)
 {
-	Dwarf_Attribute a;
-	Dwarf_Word off;
-	Dwarf_Half version;
-	uint8_t unit_type = 0, address_size = 0;
+	uint64_t off;
+	unsigned address_size;
 
 	memset(t, 0, sizeof(*t));
-	if (dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, NULL, &address_size, NULL) != 0 ||
-	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial) ||
-	    (address_size != 4 && address_size != 8) ||
-	    dwarf_formudata(dwarf_attr(cudie, DW_AT_stmt_list, &a), &off) != 0)
+	if (linetab_program(cudie, &off, &address_size) < 0)
 		return -1;
 	return decode(t, s, off, address_size, comp_dir, want);
 }

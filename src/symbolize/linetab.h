@@ -73,6 +73,16 @@ int linetab_decode(struct linetab *t, const struct linesections *s, Dwarf_Die *c
 		   const char *comp_dir, const struct linewant *want);
 void linetab_read_libdw(struct linetab *t, Dwarf_Die *cudie);
 
+/*
+ * linetab_decode in two halves: what libdw says of the unit (its program's
+ * offset in .debug_line and its address size; -1 for a unit decode does
+ * not take), then the decoding, which calls nothing of libdw and may run
+ * on any thread.
+ */
+int linetab_program(Dwarf_Die *cudie, uint64_t *off, unsigned *address_size);
+int linetab_decode_at(struct linetab *t, const struct linesections *s, uint64_t off,
+		      unsigned address_size, const char *comp_dir, const struct linewant *want);
+
 /* libdw's row for addr (dwarf_getsrc_die's): the last at or below it, NULL past a sequence's end. */
 const struct linerow *linetab_find(const struct linetab *t, uint64_t addr);
 

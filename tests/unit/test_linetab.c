@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "lineahead.h"
 #include "linetab.h"
 
 /*
@@ -228,6 +229,98 @@ TEST(c_library)
 	TEST_NOTE("skipped: no C library found");
 }
 
+/*
+ * lineahead: every unit of this program decoded on the second thread, each
+ * table the one linetab_decode makes here; taken in address order (the
+ * first ones, reached before the thread gets there, left to the caller),
+ * a unit asked again or never asked for is the caller's, and tables never
+ * taken are freed by lineahead_stop.
+ */
+TEST(read_ahead)
+{
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	Dwfl *dwfl = dwfl_begin(&cb);
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	Dwarf_Off off = 0, next;
+	size_t hsize, n = 0, i, cap = 64;
+	struct lineahead_unit *u = calloc(cap, sizeof(*u));
+	struct linesections s;
+	struct lineahead *a;
+	int same = 1, pass;
+
+	mod = dwfl_report_offline(dwfl, "self", "/proc/self/exe", -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	CHECK(mod && (dw = dwfl_module_getdwarf(mod, &bias)));
+	if (!mod || !dw)
+		return;
+	linesections_find(dw, &s);
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Attribute at;
+
+		if (n == cap)
+			u = realloc(u, (cap *= 2) * sizeof(*u));
+		if (dwarf_offdie(dw, off + hsize, &cu) &&
+		    linetab_program(&cu, &u[n].off, &u[n].address_size) == 0) {
+			u[n].cu = off + hsize;
+			u[n].comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at));
+			n++;
+		}
+		off = next;
+	}
+	CHECK(n >= 2);
+	/*
+	 * Taken from the first (the thread's last) as the thread goes, each
+	 * decoded by one or the other; then all taken once the thread is done.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		size_t decoded = 0, left = 0;
+
+		a = lineahead_start(&s, u, n, NULL);
+		CHECK(a != NULL);
+		if (a && pass)
+			lineahead_wait(a);
+		for (i = 0; a && i < n; i++) {
+			size_t k = i;
+			struct linetab ahead, here;
+			int got = lineahead_take(a, u[k].cu, &ahead);
+
+			CHECK(got == 1 || got == -1);
+			if (got == 1) {
+				decoded++;
+				CHECK_EQ_INT(linetab_decode_at(&here, &s, u[k].off, u[k].address_size,
+							       u[k].comp_dir, NULL), 0);
+				same &= same_table(&ahead, &here, "read ahead");
+				linetab_free(&here);
+				linetab_free(&ahead);
+			} else {
+				left++;
+			}
+			/* Taken once. */
+			CHECK_EQ_INT(lineahead_take(a, u[k].cu, &ahead), -1);
+		}
+		CHECK_EQ_INT(decoded + left, n);
+		if (pass)
+			CHECK_EQ_INT(decoded, n);
+		TEST_NOTE("%zu units, %zu decoded ahead, %zu left to the caller", n, decoded, left);
+		if (a)
+			CHECK_EQ_INT(lineahead_take(a, UINT64_MAX, &(struct linetab){ 0 }), -1);
+		lineahead_stop(a);
+	}
+	CHECK(same);
+	/* Stopped with every table untaken: lineahead_stop frees them (the leak check says). */
+	lineahead_stop(lineahead_start(&s, u, n, NULL));
+	lineahead_stop(NULL);
+	free(u);
+	dwfl_end(dwfl);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -242,5 +335,6 @@ int main(int argc, char **argv)
 	RUN(own_program);
 	RUN(fuzzing_seeds);
 	RUN(c_library);
+	RUN(read_ahead);
 	return test_done();
 }
