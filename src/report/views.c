@@ -97,6 +97,11 @@ struct walk {
 	uint32_t *node_seen, *edge_seen;
 	size_t cap_seen;
 	uint32_t stamp;
+	/*
+	 * Per node, the edge out of it met last (its dst + 1, and the edge):
+	 * stacks share their callers, and most steps repeat the one before.
+	 */
+	uint32_t *last_dst, *last_edge;
 };
 
 /* One stack, from its root to its leaf: the nodes it passes once, its edges once. */
@@ -121,8 +126,15 @@ static void add_stack(struct vgraph *g, const struct rstack *s, struct walk *k)
 			g->cum[n] = sat_add(g->cum[n], s->count);
 		}
 		if (parent >= 0 && (uint32_t)parent != n) {
-			size_t e = edge_get(g, (uint32_t)parent, n);
+			size_t e;
 
+			if (k->last_dst[parent] == n + 1) {
+				e = k->last_edge[parent];
+			} else {
+				e = edge_get(g, (uint32_t)parent, n);
+				k->last_dst[parent] = n + 1;
+				k->last_edge[parent] = (uint32_t)e;
+			}
 			if (k->cap_seen < g->nedge) {
 				size_t old = k->cap_seen;
 
@@ -193,6 +205,8 @@ void vgraph_build(struct vgraph *g, const struct report *r, const struct report_
 	g->cum = xcalloc(r->nentry + 1, sizeof(*g->cum));
 	k.inl = name_nodes(g, o);
 	k.node_seen = xcalloc(r->nentry + 1, sizeof(*k.node_seen));
+	k.last_dst = xcalloc(r->nentry + 1, sizeof(*k.last_dst));
+	k.last_edge = xcalloc(r->nentry + 1, sizeof(*k.last_edge));
 	htab_init(&g->index, 64);
 	for (i = 0; i < r->nstack; i++) {
 		k.stamp = (uint32_t)(i + 1);
@@ -205,6 +219,8 @@ void vgraph_build(struct vgraph *g, const struct report *r, const struct report_
 	free((void *)k.inl);
 	free(k.node_seen);
 	free(k.edge_seen);
+	free(k.last_dst);
+	free(k.last_edge);
 }
 
 void vgraph_release(struct vgraph *g)
