@@ -64,6 +64,14 @@ struct vgraph {
 	uint32_t *in_off, *out_off, *in, *out; /* edge indexes per node (vgraph_links) */
 };
 
+/*
+ * The graph of r's kept stacks (of the entries kept, when kept is not
+ * NULL; a stack passing others gets the edges around them).  From
+ * vgraph_share_min stacks on, when no sum can saturate, the second half
+ * of the stacks is walked on a second thread into a graph of its own and
+ * added after: the same sums, and the edges in the same order.
+ */
+extern size_t vgraph_share_min;
 void vgraph_build(struct vgraph *g, const struct report *r, const struct report_options *o,
 		  const uint8_t *kept);
 void vgraph_release(struct vgraph *g);

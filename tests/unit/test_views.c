@@ -6,6 +6,7 @@
 #include "profile.h"
 #include "profiles.h"
 #include "report.h"
+#include "views.h"
 
 enum { MAIN = 0x100, A = 0x200, B = 0x300, INL = 0x400, LIB = 0x900 };
 
@@ -402,6 +403,94 @@ TEST(kept_stacks_in_sample_order)
 	profile_free(p);
 }
 
+/* Whether two graphs of one report have the same nodes, sums and edges, in the same order. */
+static int same_graph(const struct vgraph *a, const struct vgraph *b)
+{
+	size_t i;
+
+	if (a->nnode != b->nnode || a->nedge != b->nedge)
+		return 0;
+	for (i = 0; i < a->nnode; i++)
+		if (a->node[i] != b->node[i])
+			return 0;
+	for (i = 0; i < a->r->nentry; i++)
+		if (a->flat[i] != b->flat[i] || a->cum[i] != b->cum[i])
+			return 0;
+	for (i = 0; i < a->nedge; i++)
+		if (a->edge[i].src != b->edge[i].src || a->edge[i].dst != b->edge[i].dst ||
+		    a->edge[i].w != b->edge[i].w || a->edge[i].inl != b->edge[i].inl)
+			return 0;
+	return 1;
+}
+
+/*
+ * Go's graph of 80,000 kept stacks, built on two threads, equals the one
+ * built on one: the same sums, and the edges (some met only in the second
+ * half, inlined calls among them) in the same order.  The same with some
+ * entries left out, whose callers and callees the stacks join around them.
+ */
+TEST(graph_on_two_threads)
+{
+	static const char *const fn[] = { "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7" };
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_options o = { 0 };
+	struct vgraph one, two;
+	uint8_t *kept;
+	struct report r;
+	struct err e;
+	size_t i, saved = vgraph_share_min;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, INL, "inl", 5, "f3", 11, NULL);
+	named_location(p, B, "f3", 30, "f4", 31, NULL);
+	for (i = 0; i < 8; i++)
+		named_location(p, A + 0x10 * i, fn[i], 20 + (int)i, NULL);
+	for (i = 0; i < 80000; i++) {
+		/*
+		 * A distinct leaf, two of the functions (later ones only in the
+		 * second half; f4 never calls f3 there), main.  f4 calls f3
+		 * inlined in the first half only, and not inlined in the second
+		 * only: the edge is not an inlined call.
+		 */
+		size_t callee = i % (i < 40000 ? 5 : 8), caller = (i * 3) % 8 == 4 ? 5 : (i * 3) % 8;
+		uint64_t st[4] = { 0x100000 + i, A + 0x10 * callee, i % 11 == 0 ? INL : A + 0x10 * caller,
+				   MAIN };
+
+		if (i % 17 == 0 && i < 40000)
+			st[1] = B;
+		else if (i % 17 == 0)
+			st[1] = A + 0x30, st[2] = A + 0x40;
+		add_stack(p, st, 4, (int64_t)(i % 5) - 1);
+	}
+	o.quiet = 1;
+	o.keep_stacks = 1;
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	CHECK(r.nstack >= 65536);
+	kept = calloc(r.nentry + 1, 1);
+	for (i = 0; i < r.nentry; i++)
+		kept[i] = strcmp(r.entry[i].key, "f2") != 0 && (i % 3) != 0;
+	vgraph_share_min = SIZE_MAX;
+	vgraph_build(&one, &r, &o, NULL);
+	vgraph_share_min = 1;
+	vgraph_build(&two, &r, &o, NULL);
+	CHECK(one.nedge > 20);
+	CHECK(same_graph(&one, &two));
+	vgraph_release(&one);
+	vgraph_release(&two);
+	vgraph_share_min = SIZE_MAX;
+	vgraph_build(&one, &r, &o, kept);
+	vgraph_share_min = 1;
+	vgraph_build(&two, &r, &o, kept);
+	CHECK(same_graph(&one, &two));
+	vgraph_release(&one);
+	vgraph_release(&two);
+	vgraph_share_min = saved;
+	free(kept);
+	report_release(&r);
+	profile_free(p);
+}
+
 int main(void)
 {
 	RUN(hide_and_show);
@@ -411,5 +500,6 @@ int main(void)
 	RUN(diff_base_total);
 	RUN(report_cache);
 	RUN(kept_stacks_in_sample_order);
+	RUN(graph_on_two_threads);
 	return test_done();
 }
