@@ -69,6 +69,13 @@ struct graph {
  */
 int graph_build(const struct report *r, const struct graph_options *o, struct graph *g,
 		struct err *e);
+
+/*
+ * Stacks from which graph_build counts the edges of the second half on a
+ * second thread (when no sum can saturate), added after; the same graph
+ * either way.  Tests move it.
+ */
+extern size_t graph_share_min;
 void graph_release(struct graph *g);
 
 #endif

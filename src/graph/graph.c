@@ -1,4 +1,5 @@
 /* graph.c - call graph nodes and edges from a report's stacks, trimmed as gperftools pprof does. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,69 +56,145 @@ static void pick_nodes(struct graph *g, const struct report *r, const struct gra
 	g->dropped_nodes = g->candidates - keep;
 }
 
-/* Edge counts by (src, dst) node pair. */
+/* Edge counts by (src, dst) node pair, for the stacks [from, to). */
 struct edge_table {
 	struct htab index;
 	struct graph_edge *edge;
 	size_t n, cap;
 	size_t *stamp;           /* the last stack (+ 1) that counted each edge */
 	size_t cap_stamp;
+	/*
+	 * Per node, the edge out of it met last (its dst + 1, and the edge):
+	 * stacks share their callers, and most steps repeat the one before.
+	 */
+	uint32_t *last_dst, *last_edge;
+	const struct report *r;
+	const uint32_t *node_of;
+	size_t from, to;
 };
 
-/* Adds count to src->dst, once per stack (stack >= 1), however often the pair repeats in it. */
-static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t count, size_t stack)
+static void table_init(struct edge_table *t, const struct report *r, const uint32_t *node_of,
+		       size_t nnode, size_t from, size_t to)
+{
+	memset(t, 0, sizeof(*t));
+	htab_init(&t->index, 64);
+	t->last_dst = xcalloc(nnode + 1, sizeof(*t->last_dst));
+	t->last_edge = xcalloc(nnode + 1, sizeof(*t->last_edge));
+	t->r = r;
+	t->node_of = node_of;
+	t->from = from;
+	t->to = to;
+}
+
+static void table_release(struct edge_table *t)
+{
+	htab_release(&t->index);
+	free(t->edge);
+	free(t->stamp);
+	free(t->last_dst);
+	free(t->last_edge);
+}
+
+/* The edge src -> dst, made with count 0 when missing. */
+static size_t edge_get(struct edge_table *t, uint32_t src, uint32_t dst)
 {
 	uint64_t h = hash_u64(((uint64_t)src << 32) | dst);
-	struct graph_edge *ed;
 	size_t i;
 
 	HTAB_FIND(&t->index, h, i,
 		  t->edge[t->index.slot[i].idx - 1].src == src &&
 			  t->edge[t->index.slot[i].idx - 1].dst == dst);
-	if (t->index.slot[i].idx) {
-		size_t k = t->index.slot[i].idx - 1;
-
-		if (t->stamp[k] == stack)
-			return;
-		t->stamp[k] = stack;
-		ed = &t->edge[k];
-		ed->count = sat_add(ed->count, count);
-		return;
-	}
+	if (t->index.slot[i].idx)
+		return t->index.slot[i].idx - 1;
 	GROW(t->edge, t->cap, t->n + 1);
 	GROW(t->stamp, t->cap_stamp, t->n + 1);
-	t->stamp[t->n] = stack;
-	ed = &t->edge[t->n++];
-	ed->src = src;
-	ed->dst = dst;
-	ed->count = count;
-	htab_insert(&t->index, i, h, (uint32_t)t->n);
+	t->stamp[t->n] = 0;
+	t->edge[t->n] = (struct graph_edge){ .src = src, .dst = dst };
+	htab_insert(&t->index, i, h, (uint32_t)++t->n);
+	return t->n - 1;
+}
+
+/* Adds count to src->dst, once per stack (stack >= 1), however often the pair repeats in it. */
+static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t count, size_t stack)
+{
+	size_t k;
+
+	if (t->last_dst[src] == dst + 1) {
+		k = t->last_edge[src];
+	} else {
+		k = edge_get(t, src, dst);
+		t->last_dst[src] = dst + 1;
+		t->last_edge[src] = (uint32_t)k;
+	}
+	if (t->stamp[k] == stack)
+		return;
+	t->stamp[k] = stack;
+	t->edge[k].count = sat_add(t->edge[k].count, count);
 }
 
 /*
- * Every adjacent caller->callee pair of every stack whose ends are both
- * kept nodes, counted once per stack as Go pprof counts it: a recursive
- * stack repeats its pairs, and gperftools pprof's edges (each occurrence
- * counted) could exceed the whole profile.
+ * Every adjacent caller->callee pair of the table's stacks whose ends are
+ * both kept nodes, counted once per stack as Go pprof counts it: a
+ * recursive stack repeats its pairs, and gperftools pprof's edges (each
+ * occurrence counted) could exceed the whole profile.
  */
-static void collect_edges(struct graph *g, const struct report *r, struct edge_table *t)
+static void *collect_edges(void *arg)
+{
+	struct edge_table *t = arg;
+	size_t i, j;
+
+	for (i = t->from; i < t->to; i++) {
+		const struct rstack *s = &t->r->stack[i];
+
+		for (j = 1; j < s->nchain; j++) {
+			uint32_t src = t->node_of[s->chain[j]], dst = t->node_of[s->chain[j - 1]];
+
+			if (src != UINT32_MAX && dst != UINT32_MAX)
+				edge_add(t, src, dst, s->count, i + 1);
+		}
+	}
+	return NULL;
+}
+
+size_t graph_share_min = 65536;
+
+/*
+ * The edges of every stack into t: of a big profile, when no sum can
+ * saturate, the second half's on a second thread in a table of its own,
+ * added to the first's (the edges are sorted later: their order here
+ * does not matter).
+ */
+static void all_edges(struct graph *g, const struct report *r, struct edge_table *t)
 {
 	uint32_t *node_of = xmalloc((r->nentry + 1) * sizeof(*node_of));
-	size_t i, j;
+	struct edge_table second;
+	size_t i, mid = r->nstack;
+	pthread_t th;
+	int two = 0;
 
 	for (i = 0; i < r->nentry; i++)
 		node_of[i] = UINT32_MAX;
 	for (i = 0; i < g->nnode; i++)
 		node_of[g->node[i].entry - r->entry] = (uint32_t)i;
-	for (i = 0; i < r->nstack; i++) {
-		const struct rstack *s = &r->stack[i];
+	if (r->nstack >= graph_share_min && report_stacks_fit(r))
+		mid = r->nstack / 2;
+	table_init(t, r, node_of, g->nnode, 0, mid);
+	if (mid < r->nstack) {
+		table_init(&second, r, node_of, g->nnode, mid, r->nstack);
+		two = pthread_create(&th, NULL, collect_edges, &second) == 0;
+	}
+	collect_edges(t);
+	if (mid < r->nstack) {
+		if (two)
+			pthread_join(th, NULL);
+		else
+			collect_edges(&second);
+		for (i = 0; i < second.n; i++) {
+			size_t k = edge_get(t, second.edge[i].src, second.edge[i].dst);
 
-		for (j = 1; j < s->nchain; j++) {
-			uint32_t src = node_of[s->chain[j]], dst = node_of[s->chain[j - 1]];
-
-			if (src != UINT32_MAX && dst != UINT32_MAX)
-				edge_add(t, src, dst, s->count, i + 1);
+			t->edge[k].count = sat_add(t->edge[k].count, second.edge[i].count);
 		}
+		table_release(&second);
 	}
 	free(node_of);
 }
@@ -164,7 +241,7 @@ static void pick_edges(struct graph *g, struct edge_table *t, const struct graph
 int graph_build(const struct report *r, const struct graph_options *o, struct graph *g,
 		struct err *e)
 {
-	struct edge_table t = { 0 };
+	struct edge_table t;
 	size_t i;
 
 	memset(g, 0, sizeof(*g));
@@ -178,12 +255,9 @@ int graph_build(const struct report *r, const struct graph_options *o, struct gr
 	g->node_limit = (int64_t)(o->nodefraction * (double)r->local_total);
 	g->edge_limit = (int64_t)(o->edgefraction * (double)r->local_total);
 	pick_nodes(g, r, o);
-	htab_init(&t.index, 64);
-	collect_edges(g, r, &t);
+	all_edges(g, r, &t);
 	pick_edges(g, &t, o);
-	htab_release(&t.index);
-	free(t.edge);
-	free(t.stamp);
+	table_release(&t);
 	return 0;
 }
 

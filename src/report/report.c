@@ -1836,6 +1836,22 @@ const struct profile *report_profile(const struct profile *p, const struct repor
 	return out;
 }
 
+int report_stacks_fit(const struct report *r)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < r->nstack; i++) {
+		int64_t c = r->stack[i].count;
+		uint64_t a = c < 0 ? -(uint64_t)c : (uint64_t)c;
+
+		if (a > (uint64_t)INT64_MAX - sum)
+			return 0;
+		sum += a;
+	}
+	return 1;
+}
+
 void report_release(struct report *r)
 {
 	if (r->index) {

@@ -230,27 +230,6 @@ static void *add_share(void *arg)
 }
 
 /*
- * Whether the stacks' values sum, in absolute value, to what an int64_t
- * holds: then no partial sum saturates, and any order of adding gives
- * the same graph.
- */
-static int sums_fit(const struct report *r)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < r->nstack; i++) {
-		int64_t c = r->stack[i].count;
-		uint64_t a = c < 0 ? -(uint64_t)c : (uint64_t)c;
-
-		if (a > (uint64_t)INT64_MAX - sum)
-			return 0;
-		sum += a;
-	}
-	return 1;
-}
-
-/*
  * The second share's graph added to g: its edges in the order it met
  * them, after g's own, which is where walking all the stacks in order
  * would have put those g did not have.
@@ -294,7 +273,7 @@ void vgraph_build(struct vgraph *g, const struct report *r, const struct report_
 	walk_init(&a.k, r->nentry, kept, inl);
 	htab_init(&g->index, 64);
 	/* Big profiles: the second half of the stacks on a second thread, in a graph of its own. */
-	if (r->nstack >= vgraph_share_min && sums_fit(r)) {
+	if (r->nstack >= vgraph_share_min && report_stacks_fit(r)) {
 		second.r = r;
 		second.rep = g->rep;
 		second.flat = xcalloc(r->nentry + 1, sizeof(*second.flat));

@@ -430,6 +430,81 @@ const char *__lsan_default_options(void)
 	return "print_suppressions=0";
 }
 
+/* Whether two graphs of one report are the same, node for node and edge for edge. */
+static int same_graph(const struct graph *a, const struct graph *b)
+{
+	size_t i;
+
+	if (a->nnode != b->nnode || a->nedge != b->nedge || a->candidates != b->candidates ||
+	    a->candidate_edges != b->candidate_edges || a->dropped_edges != b->dropped_edges)
+		return 0;
+	for (i = 0; i < a->nnode; i++)
+		if (a->node[i].entry != b->node[i].entry)
+			return 0;
+	for (i = 0; i < a->nedge; i++)
+		if (a->edge[i].src != b->edge[i].src || a->edge[i].dst != b->edge[i].dst ||
+		    a->edge[i].count != b->edge[i].count)
+			return 0;
+	return 1;
+}
+
+/*
+ * 80,000 stacks, the edges counted on two threads: the same graph as on
+ * one, with edges met in both halves, in one only, and recursion (a pair
+ * counted once per stack); and with many counts near the int64_t limit,
+ * whose sums saturate, it stays on one thread and still equals it.
+ */
+TEST(edges_on_two_threads)
+{
+	struct report_options o;
+	struct graph_options go;
+	size_t big, saved = graph_share_min;
+
+	options(&o);
+	o.nodecount = 40;
+	go = gopts(&o);
+	for (big = 0; big < 2; big++) {
+		struct profile *p = new_profile("samples", "count", NULL);
+		struct graph one, two;
+		struct report r;
+		struct err e;
+		size_t i;
+
+		named_location(p, MAIN, "main", 10, NULL);
+		named_location(p, REC, "rec", 10, NULL);
+		for (i = 0; i < 24; i++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "f%zu", i);
+			named_location(p, A + 0x10 * i, name, 10, NULL);
+		}
+		for (i = 0; i < 80000; i++) {
+			/* Callers f0-f11 in the first half, f0-f23 in the second; recursion in some. */
+			size_t callers = i < 40000 ? 12 : 24;
+			uint64_t st[5] = { 0x100000 + i, A + 0x10 * (i % callers),
+					   i % 7 ? A + 0x10 * ((i * 5) % callers) : REC, REC, MAIN };
+			int64_t v = big && i % 3 == 0 ? INT64_MAX / 4 : (int64_t)(i % 9) - 2;
+
+			add_stack(p, st, 5, v);
+		}
+		if (!CHECK(report_build(p, &o, &r, &e) == 0))
+			return;
+		CHECK(r.nstack >= 65536);
+		CHECK_EQ_INT(report_stacks_fit(&r), !big);
+		graph_share_min = SIZE_MAX;
+		CHECK(graph_build(&r, &go, &one, &e) == 0);
+		graph_share_min = 1;
+		CHECK(graph_build(&r, &go, &two, &e) == 0);
+		CHECK(one.candidate_edges > 40);
+		CHECK(same_graph(&one, &two));
+		graph_release(&one);
+		graph_release(&two);
+		graph_share_min = saved;
+		report_release(&r);
+		profile_free(p);
+	}
+}
+
 int main(void)
 {
 	RUN(stacks_keep_chains);
@@ -440,5 +515,6 @@ int main(void)
 	RUN(dot_reads_back);
 	RUN(dot_no_nodes);
 	RUN(renders);
+	RUN(edges_on_two_threads);
 	return test_done();
 }
