@@ -69,6 +69,7 @@ struct graph {
  */
 int graph_build(const struct report *r, const struct graph_options *o, struct graph *g,
 		struct err *e);
+void graph_release(struct graph *g);
 
 /*
  * Stacks from which graph_build counts the edges of the second half on a
@@ -76,6 +77,5 @@ int graph_build(const struct report *r, const struct graph_options *o, struct gr
  * either way.  Tests move it.
  */
 extern size_t graph_share_min;
-void graph_release(struct graph *g);
 
 #endif

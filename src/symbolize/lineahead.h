@@ -21,8 +21,9 @@ struct lineahead_unit {
 struct lineahead;
 
 /*
- * Starts decoding the n units' tables, in the order given, on a thread of
- * their own; NULL when no thread could start.  s and want are copied (want
+ * Starts decoding the n units' tables on a thread of their own, from the
+ * last given back (the caller takes them from the first on); NULL when no
+ * thread could start.  s and want are copied (want
  * NULL: every row); want's addresses and the strings must outlive
  * lineahead_stop.
  */

@@ -114,28 +114,35 @@ static int same_lookups(const struct linetab *all, const struct linesections *s,
 	return ok;
 }
 
-/* Compares the tables of every unit of path; returns how many differ. */
-static int compare_object(const char *path, struct tally *t)
+/* path's DWARF, in a Dwfl of its own (*dwfl, for dwfl_end); NULL when it has none. */
+static Dwarf *open_dwarf(const char *path, Dwfl **dwfl)
 {
 	static const Dwfl_Callbacks cb = {
 		.find_elf = dwfl_build_id_find_elf,
 		.find_debuginfo = dwfl_standard_find_debuginfo,
 		.section_address = dwfl_offline_section_address,
 	};
-	Dwfl *dwfl = dwfl_begin(&cb);
 	Dwfl_Module *mod;
-	Dwarf *dw;
 	Dwarf_Addr bias;
+
+	if (!(*dwfl = dwfl_begin(&cb)))
+		return NULL;
+	mod = dwfl_report_offline(*dwfl, path, path, -1);
+	dwfl_report_end(*dwfl, NULL, NULL);
+	return mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+}
+
+/* Compares the tables of every unit of path; returns how many differ. */
+static int compare_object(const char *path, struct tally *t)
+{
+	Dwfl *dwfl;
+	Dwarf *dw = open_dwarf(path, &dwfl);
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	struct linesections s;
 	int bad = 0;
 
-	if (!dwfl)
-		return 0;
-	mod = dwfl_report_offline(dwfl, path, path, -1);
-	dwfl_report_end(dwfl, NULL, NULL);
-	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias))) {
+	if (!dw) {
 		dwfl_end(dwfl);
 		return 0;
 	}
@@ -238,27 +245,20 @@ TEST(c_library)
  */
 TEST(read_ahead)
 {
-	static const Dwfl_Callbacks cb = {
-		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = dwfl_standard_find_debuginfo,
-		.section_address = dwfl_offline_section_address,
-	};
-	Dwfl *dwfl = dwfl_begin(&cb);
-	Dwfl_Module *mod;
-	Dwarf *dw;
-	Dwarf_Addr bias;
+	Dwfl *dwfl;
+	Dwarf *dw = open_dwarf("/proc/self/exe", &dwfl);
 	Dwarf_Off off = 0, next;
 	size_t hsize, n = 0, i, cap = 64;
-	struct lineahead_unit *u = calloc(cap, sizeof(*u));
+	struct lineahead_unit *u;
 	struct linesections s;
 	struct lineahead *a;
 	int same = 1, pass;
 
-	mod = dwfl_report_offline(dwfl, "self", "/proc/self/exe", -1);
-	dwfl_report_end(dwfl, NULL, NULL);
-	CHECK(mod && (dw = dwfl_module_getdwarf(mod, &bias)));
-	if (!mod || !dw)
+	if (!CHECK(dw != NULL)) {
+		dwfl_end(dwfl);
 		return;
+	}
+	u = calloc(cap, sizeof(*u));
 	linesections_find(dw, &s);
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
