@@ -293,10 +293,11 @@ TEST(read_ahead)
 
 			CHECK(got == 1 || got == -1);
 			if (got == 1) {
+				/* Checks made on the whole: their count stays the same from run to run. */
 				decoded++;
-				CHECK_EQ_INT(linetab_decode_at(&here, &s, u[k].off, u[k].address_size,
-							       u[k].comp_dir, NULL), 0);
-				same &= same_table(&ahead, &here, "read ahead");
+				same &= linetab_decode_at(&here, &s, u[k].off, u[k].address_size,
+							  u[k].comp_dir, NULL) == 0 &&
+					same_table(&ahead, &here, "read ahead");
 				linetab_free(&here);
 				linetab_free(&ahead);
 			} else {
