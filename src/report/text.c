@@ -147,7 +147,6 @@ static void add_name(struct strbuf *sb, const struct entry *e, const struct repo
 	sb_addc(sb, '\n');
 }
 
-
 int64_t report_measure(const struct value_style *vs, int64_t v)
 {
 	v = sat_mul(v, vs->multiplier);
@@ -229,8 +228,8 @@ void report_text(FILE *out, const struct report *r, const struct report_options 
 
 /*
  * s (n bytes) right-aligned in width columns, then a space, as "%*s "
- * prints it, at q; returns the byte after.  Rows are written a million
- * times over: short copies of fixed size, no calls.
+ * prints it, at q; returns the byte after.  Big reports write hundreds
+ * of thousands of rows: short copies of fixed size, no calls.
  */
 static char *put_column(char *q, const char *s, size_t n, size_t width)
 {
