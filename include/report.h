@@ -93,6 +93,13 @@ struct report_options {
 	int sample_index;        /* which value of the samples is reported */
 	int quiet;               /* no stderr notes (frame removal) */
 	int keep_stacks;         /* keep the reduced stacks (graphs need them) */
+	/*
+	 * With keep_stacks: stacks of the same chain and the same sign of count
+	 * may be kept as one, where the first was, with the counts summed and
+	 * the first's sample (when no sum of the profile can saturate).  For
+	 * graphs, which add stacks up: not for labels or traces.
+	 */
+	int merge_stacks;
 	/* For formats beyond text. */
 	const char *program;     /* as named on the command line, or NULL */
 	const char *regex;       /* the argument of --list=RE, --disasm=RE */

@@ -223,6 +223,7 @@ Agraph_t *dot_graph_new(const struct profile *p, const struct report_options *o,
 	Agnode_t **nodes = NULL;
 
 	ro.keep_stacks = 1;
+	ro.merge_stacks = 1;
 	if (report_build(p, &ro, &r, e) < 0)
 		return NULL;
 	if (graph_build(&r, &go, &gr, e) < 0)

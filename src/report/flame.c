@@ -329,6 +329,7 @@ static int flame_write(FILE *out, const struct profile *p, const struct report_o
 	struct flame f = { 0 };
 
 	ro.keep_stacks = 1;
+	ro.merge_stacks = 1;
 	if (report_build(p, &ro, &r, e) < 0)
 		return -1;
 	f.r = &r;

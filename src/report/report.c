@@ -110,6 +110,15 @@ struct keyset {
 	struct entry_values *valued;
 	int si, mean, no_auto_signal_frames;
 	int64_t local_total, focus_total, kept_total;
+	/*
+	 * The merged stacks (merge_stacks) of such a report, for the first
+	 * choice that made them, their arrays in stacks_arena: kept as long
+	 * as the cache, since reports point into them.
+	 */
+	struct rstack *stack;
+	size_t nstack;
+	int has_stacks, stacks_si, stacks_mean, stacks_no_auto_signal_frames;
+	struct arena stacks_arena;
 };
 
 #define KEYSETS 8
@@ -861,6 +870,7 @@ static void keys_to_cache(struct builder *b)
 	ks->nkeys = b->nkeys;
 	b->keys_cached = 1;
 	arena_init(&ks->strings);
+	arena_init(&ks->stacks_arena);
 	ks->nentry = r->nentry;
 	ks->entry = xcalloc(r->nentry + 1, sizeof(*ks->entry));
 	for (i = 0; i < r->nentry; i++) {
@@ -873,11 +883,34 @@ static void keys_to_cache(struct builder *b)
 
 /*
  * A report without filters of the keyset's settings is the same report
- * each time: its values are kept with the entries.  Whether b is one.
+ * each time: its values are kept with the entries, and its stacks when
+ * they are merged.  Whether b is one.
  */
 static int unfiltered(const struct builder *b, int filtered)
 {
-	return b->keyset && !filtered && !b->gf && !b->out && !b->o->keep_stacks;
+	return b->keyset && !filtered && !b->gf && !b->out &&
+	       (!b->o->keep_stacks || b->o->merge_stacks);
+}
+
+/* Whether the keyset has the stacks b would keep, unfiltered. */
+static int stacks_cached(const struct builder *b)
+{
+	const struct keyset *ks = b->keyset;
+
+	return ks->has_stacks && ks->stacks_si == b->si && ks->stacks_mean == b->mean &&
+	       ks->stacks_no_auto_signal_frames == b->o->no_auto_signal_frames;
+}
+
+/*
+ * Where the arrays of b's stacks go: the keyset's arena when they are
+ * to be kept there (merged, unfiltered, and the keyset has none), else
+ * the report's.
+ */
+static struct arena *stacks_arena(struct builder *b, int filtered, int split)
+{
+	if (b->o->keep_stacks && split && unfiltered(b, filtered) && !b->keyset->has_stacks)
+		return &b->keyset->stacks_arena;
+	return &b->r->arena;
 }
 
 /* The values of an unfiltered report made before; 0 when there is none to take. */
@@ -890,6 +923,14 @@ static int values_from_cache(struct builder *b, int filtered)
 	if (!unfiltered(b, filtered) || !ks->valued || ks->si != b->si || ks->mean != b->mean ||
 	    ks->no_auto_signal_frames != b->o->no_auto_signal_frames)
 		return 0;
+	if (b->o->keep_stacks) {
+		if (!stacks_cached(b))
+			return 0;
+		r->stack = xcalloc(ks->nstack + 1, sizeof(*r->stack));
+		memcpy(r->stack, ks->stack, ks->nstack * sizeof(*r->stack));
+		r->nstack = ks->nstack;
+		r->cap_stack = ks->nstack + 1;
+	}
 	for (i = 0; i < ks->nentry; i++) {
 		r->entry[i].flat = ks->valued[i].flat;
 		r->entry[i].cum = ks->valued[i].cum;
@@ -901,8 +942,11 @@ static int values_from_cache(struct builder *b, int filtered)
 	return 1;
 }
 
-/* Keeps an unfiltered report's values with its entries (whose strings are the keyset's). */
-static void values_to_cache(struct builder *b, int filtered)
+/*
+ * Keeps an unfiltered report's values with its entries (whose strings are
+ * the keyset's), and its stacks when their arrays went to the keyset's arena.
+ */
+static void values_to_cache(struct builder *b, int filtered, const struct arena *stacks)
 {
 	struct keyset *ks = b->keyset;
 	const struct report *r = b->r;
@@ -910,6 +954,15 @@ static void values_to_cache(struct builder *b, int filtered)
 
 	if (!unfiltered(b, filtered))
 		return;
+	if (stacks == &ks->stacks_arena) {
+		ks->stack = xcalloc(r->nstack + 1, sizeof(*ks->stack));
+		memcpy(ks->stack, r->stack, r->nstack * sizeof(*ks->stack));
+		ks->nstack = r->nstack;
+		ks->has_stacks = 1;
+		ks->stacks_si = b->si;
+		ks->stacks_mean = b->mean;
+		ks->stacks_no_auto_signal_frames = b->o->no_auto_signal_frames;
+	}
 	if (!ks->valued)
 		ks->valued = xcalloc(ks->nentry + 1, sizeof(*ks->valued));
 	for (i = 0; i < ks->nentry; i++) {
@@ -1077,6 +1130,8 @@ void report_cache_free(struct report_cache *c)
 		free(c->keyset[i].entry);
 		free(c->keyset[i].valued);
 		arena_release(&c->keyset[i].strings);
+		free(c->keyset[i].stack);
+		arena_release(&c->keyset[i].stacks_arena);
 	}
 	free(c->outer);
 	free(c->has_syms);
@@ -1210,6 +1265,8 @@ struct reducer {
 	struct arena arena;
 	uint32_t *chain;        /* a stack's entries before de-duplication */
 	size_t cap_chain;
+	/* merge_stacks: its stacks by chain and sign of count (same_stack); unset otherwise. */
+	struct htab merged;
 };
 
 /*
@@ -1244,46 +1301,98 @@ static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t sta
 	rd->local_total = sat_add(rd->local_total, count);
 }
 
+static int sign_of(int64_t v)
+{
+	return (v > 0) - (v < 0);
+}
+
+/* The hash of a kept stack under merge_stacks: its chain and the sign of its count. */
+static uint64_t stack_hash(const uint32_t *chain, uint32_t n, int64_t count)
+{
+	return hash_bytes(chain, n * sizeof(*chain)) + (uint64_t)(sign_of(count) + 1);
+}
+
+/*
+ * The stack of rd's with this chain and a count of the same sign, or NULL.
+ * Signs stay apart so that a merged count is 0 only when every one was:
+ * Go's graphs skip stacks of 0, and a stack that makes no edge must not
+ * move another's first edge to its place.
+ */
+static struct rstack *same_stack(struct reducer *rd, const uint32_t *chain, uint32_t n,
+				 int64_t count, uint64_t h, size_t *slot)
+{
+	size_t i;
+
+	HTAB_FIND(&rd->merged, h, i,
+		  rd->stack[rd->merged.slot[i].idx - 1].nchain == n &&
+			  sign_of(rd->stack[rd->merged.slot[i].idx - 1].count) == sign_of(count) &&
+			  !memcmp(rd->stack[rd->merged.slot[i].idx - 1].chain, chain, n * sizeof(*chain)));
+	*slot = i;
+	return rd->merged.slot[i].idx ? &rd->stack[rd->merged.slot[i].idx - 1] : NULL;
+}
+
+/* A kept stack's count: flat to its first entry, cum to each of its n (distinct) entries. */
+static void add_counts(struct reducer *rd, const uint32_t *entry, uint32_t n, int64_t count)
+{
+	uint32_t j;
+
+	rd->flat[entry[0]] = sat_add(rd->flat[entry[0]], count);
+	rd->local_total = sat_add(rd->local_total, count);
+	for (j = 0; j < n; j++)
+		rd->cum[entry[j]] = sat_add(rd->cum[entry[j]], count);
+}
+
 /* Adds one stack to the sums: flat to its first entry, cum to each once. */
 static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t stamp)
 {
 	struct builder *b = rd->b;
-	uint32_t j, np = 0, nc = 0, *path = rd->path, *seen = rd->seen;
+	uint32_t j, np = 0, nc = 0, *path = rd->path, *seen = rd->seen, *chain;
 	struct rstack *rs;
+	uint64_t h = 0;
+	size_t slot = 0;
 
 	if (!b->o->keep_stacks) {
 		reduce_sums(rd, w, stamp);
 		return;
 	}
 
+	/* The chain: every frame's entries, leaf first. */
 	for (j = w->lo; j <= w->hi; j++) {
 		const struct lockeys *lk = &b->lk[ws_index(w, j)];
-		const uint32_t *k = loc_keys(b, lk), *end = k + lk->n;
+		const uint32_t *k = loc_keys(b, lk);
+		uint32_t i;
 
-		if (lk->n) {
-			GROW(rd->chain, rd->cap_chain, nc + lk->n);
-			memcpy(rd->chain + nc, k, lk->n * sizeof(*k));
-			nc += lk->n;
-		}
-		for (; k < end; k++) {
-			if (seen[*k] == stamp)
-				continue;
-			seen[*k] = stamp;
-			path[np++] = *k;
+		GROW(rd->chain, rd->cap_chain, nc + lk->n);
+		for (i = 0; i < lk->n; i++)
+			rd->chain[nc++] = k[i];
+	}
+	if (!nc)
+		return;
+	chain = rd->chain;
+	/* A stack met before: its entries are known (and were seen). */
+	if (rd->merged.slot) {
+		h = stack_hash(chain, nc, w->count);
+		if ((rs = same_stack(rd, chain, nc, w->count, h, &slot))) {
+			add_counts(rd, rs->entry, rs->n, w->count);
+			rs->count += w->count; /* cannot overflow: reduce_all checked */
+			return;
 		}
 	}
-	if (!np)
-		return;
-	rd->flat[path[0]] = sat_add(rd->flat[path[0]], w->count);
-	rd->local_total = sat_add(rd->local_total, w->count);
-	for (j = 0; j < np; j++)
-		rd->cum[path[j]] = sat_add(rd->cum[path[j]], w->count);
+	for (j = 0; j < nc; j++) {
+		if (seen[chain[j]] == stamp)
+			continue;
+		seen[chain[j]] = stamp;
+		path[np++] = chain[j];
+	}
+	add_counts(rd, path, np, w->count);
+	if (rd->merged.slot)
+		htab_insert(&rd->merged, slot, h, (uint32_t)rd->nstack + 1);
 	rs = &rd->stack[rd->nstack++];
 	rs->n = np;
 	rs->count = w->count;
 	rs->entry = arena_memdup(&rd->arena, path, np * sizeof(*path));
 	rs->nchain = nc;
-	rs->chain = arena_memdup(&rd->arena, rd->chain, nc * sizeof(*rd->chain));
+	rs->chain = arena_memdup(&rd->arena, chain, nc * sizeof(*chain));
 	rs->sample = w->s;
 }
 
@@ -1627,8 +1736,11 @@ static void reducer_init(struct reducer *rd, struct builder *b, size_t from, siz
 	arena_init(&rd->arena);
 }
 
-/* Adds a reducer's sums, and its stacks after those before, to the report; frees them. */
-static void reducer_finish(struct reducer *rd, struct report *r)
+/*
+ * Adds a reducer's sums, and its stacks after those before, to the report
+ * (their arrays to the arena stacks); frees them.
+ */
+static void reducer_finish(struct reducer *rd, struct report *r, struct arena *stacks)
 {
 	size_t i;
 
@@ -1636,8 +1748,9 @@ static void reducer_finish(struct reducer *rd, struct report *r)
 	if (rd->nstack && rd->stack != r->stack + r->nstack)
 		memmove(r->stack + r->nstack, rd->stack, rd->nstack * sizeof(*rd->stack));
 	r->nstack += rd->nstack;
-	arena_adopt(&r->arena, &rd->arena);
+	arena_adopt(stacks, &rd->arena);
 	free(rd->chain);
+	htab_release(&rd->merged);
 
 	for (i = 0; i < r->nentry; i++) {
 		r->entry[i].flat = sat_add(r->entry[i].flat, rd->flat[i]);
@@ -1658,13 +1771,36 @@ static void reducer_finish(struct reducer *rd, struct report *r)
 #define SPLIT_MIN 65536  /* samples below which a second thread does not pay */
 
 /*
+ * merge_stacks: the second reducer's stacks added to the first's, each to
+ * the one of the same chain and sign, or after them as the next new one
+ * (the first stacks of r->stack, those before the second's, or it: written
+ * no further on than they are read).
+ */
+static void merge_reducers(struct reducer *a, struct reducer *b)
+{
+	size_t i, slot;
+
+	for (i = 0; i < b->nstack; i++) {
+		const struct rstack *s = &b->stack[i];
+		struct rstack *same = same_stack(a, s->chain, s->nchain, s->count,
+						 stack_hash(s->chain, s->nchain, s->count), &slot);
+
+		if (same)
+			same->count += s->count;
+		else
+			a->stack[a->nstack++] = *s;
+	}
+	b->nstack = 0;
+}
+
+/*
  * Reduces every sample's stack; 0, or -1 when interrupted.  The samples
  * are split between two threads when the sums come out the same in any
  * order (split, or not saturating) and nothing depends on the order in
  * which stacks are met (a profile written out, Go's filters that count
  * their matches); kept stacks are put back in sample order.
  */
-static int reduce_all(struct builder *b, int focus, int ignore, int split)
+static int reduce_all(struct builder *b, int focus, int ignore, int split, struct arena *stacks)
 {
 	struct reducer rd[2];
 	pthread_t th;
@@ -1681,6 +1817,11 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split)
 		b->r->cap_stack = n + 1;
 		rd[0].stack = b->r->stack;
 		rd[1].stack = b->r->stack + mid;
+		/* Merged counts are sums in another order: only when none can saturate. */
+		if (b->o->merge_stacks && split) {
+			htab_init(&rd[0].merged, 1024);
+			htab_init(&rd[1].merged, 1024);
+		}
 	}
 	rd[0].focus = rd[1].focus = focus;
 	rd[0].ignore = rd[1].ignore = ignore;
@@ -1691,8 +1832,13 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split)
 	else
 		reduce_range(&rd[1]);
 	ret = rd[0].interrupted || rd[1].interrupted ? -1 : 0;
-	reducer_finish(&rd[0], b->r);
-	reducer_finish(&rd[1], b->r);
+	if (rd[0].merged.slot)
+		merge_reducers(&rd[0], &rd[1]);
+	/* An interrupted report's stacks are not kept. */
+	if (ret < 0)
+		stacks = &b->r->arena;
+	reducer_finish(&rd[0], b->r, stacks);
+	reducer_finish(&rd[1], b->r, stacks);
 	/* What filters kept can be far fewer. */
 	if (b->r->stack && b->r->nstack + 1 < b->r->cap_stack) {
 		b->r->stack = xrealloc(b->r->stack, (b->r->nstack + 1) * sizeof(*b->r->stack));
@@ -1758,11 +1904,13 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		goto out;
 	}
 	if (!values_from_cache(&b, focus || ignore)) {
-		if (reduce_all(&b, focus != NULL, ignore != NULL, split) < 0) {
+		struct arena *stacks = stacks_arena(&b, focus || ignore, split);
+
+		if (reduce_all(&b, focus != NULL, ignore != NULL, split, stacks) < 0) {
 			err_set(e, "interrupted");
 			goto out;
 		}
-		values_to_cache(&b, focus || ignore);
+		values_to_cache(&b, focus || ignore, stacks);
 	}
 	gofilter_warn_tags(b.gf, o);
 	/* Go pprof's --diff_base: percentages of the base. */

@@ -167,6 +167,7 @@ static int tree_write(FILE *out, const struct profile *p, const struct report_op
 	if (peek && !(re = regex_compile(peek, "--peek", e)))
 		return -1;
 	ro.keep_stacks = 1;
+	ro.merge_stacks = 1;
 	if (report_build(p, &ro, &r, e) < 0) {
 		regex_free(re);
 		return -1;

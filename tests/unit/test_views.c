@@ -491,6 +491,133 @@ TEST(graph_on_two_threads)
 	profile_free(p);
 }
 
+/* Whether two kept stacks have the same chain, and counts of the same sign. */
+static int same_chain(const struct rstack *a, const struct rstack *b)
+{
+	return a->nchain == b->nchain && (a->count > 0) == (b->count > 0) &&
+	       (a->count < 0) == (b->count < 0) &&
+	       !memcmp(a->chain, b->chain, a->nchain * sizeof(*a->chain));
+}
+
+/*
+ * Whether m's stacks are r's merged: one per chain and sign of count, in
+ * the order r first has them, with the entries and sample of that first
+ * one and the sum of their counts.
+ */
+static int merged_from(const struct report *r, const struct report *m)
+{
+	int64_t *sum = calloc(m->nstack + 1, sizeof(*sum));
+	size_t i, k, met = 0;
+	int ok = 1;
+
+	for (i = 0; ok && i < r->nstack; i++) {
+		const struct rstack *s = &r->stack[i];
+
+		for (k = 0; k < met && !same_chain(s, &m->stack[k]); k++)
+			;
+		if (k == met) {
+			ok = met < m->nstack && same_chain(s, &m->stack[k]) && s->n == m->stack[k].n &&
+			     !memcmp(s->entry, m->stack[k].entry, s->n * sizeof(*s->entry)) &&
+			     s->sample == m->stack[k].sample;
+			met++;
+		}
+		sum[k] += s->count;
+	}
+	ok = ok && met == m->nstack;
+	for (k = 0; ok && k < m->nstack; k++)
+		ok = sum[k] == m->stack[k].count;
+	free(sum);
+	return ok;
+}
+
+/*
+ * Stacks kept merged (merge_stacks) from a profile big enough that two
+ * threads reduce it, of 70,000 samples but a few hundred chains, counts
+ * of every sign (0 among them): one per chain and sign, in the order first
+ * met, their counts summed; Go's graph of them equals the graph of the
+ * stacks one per sample, all of it and with entries left out.  Kept by
+ * the prompt's cache, they come back the same; a focused report does not
+ * take them.  Counts whose sum could saturate stay one per sample.
+ */
+TEST(merged_stacks)
+{
+	static const char *const fn[] = { "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7" };
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_cache *c = report_cache_new(p);
+	struct report_options o = { 0 };
+	struct vgraph one, merged;
+	struct report r, m;
+	uint8_t *kept;
+	struct err e;
+	size_t i;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, INL, "inl", 5, "f3", 11, NULL);
+	for (i = 0; i < 8; i++)
+		named_location(p, A + 0x10 * i, fn[i], 20 + (int)i, NULL);
+	for (i = 0; i < 70000; i++) {
+		uint64_t st[3] = { 0x100000 + i, i % 13 == 0 ? INL : A + 0x10 * ((i * 3) % 8), MAIN };
+
+		named_location(p, st[0], fn[(i / 7) % 8], 40 + (int)(i % 100), NULL);
+		add_stack(p, st, 3, (int64_t)(i % 5) - 1);
+	}
+	o.quiet = 1;
+	o.keep_stacks = 1;
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	o.merge_stacks = 1;
+	if (!CHECK(report_build(p, &o, &m, &e) == 0))
+		return;
+	CHECK_EQ_INT(r.nstack, 70000);
+	CHECK(m.nstack > 64 && m.nstack < 1000);
+	CHECK(merged_from(&r, &m));
+	vgraph_build(&one, &r, &o, NULL);
+	vgraph_build(&merged, &m, &o, NULL);
+	CHECK(one.nedge > 20);
+	CHECK(same_graph(&one, &merged));
+	vgraph_release(&one);
+	vgraph_release(&merged);
+	kept = calloc(r.nentry + 1, 1);
+	for (i = 0; i < r.nentry; i++)
+		kept[i] = strcmp(r.entry[i].key, "f2") != 0 && (i % 3) != 0;
+	vgraph_build(&one, &r, &o, kept);
+	vgraph_build(&merged, &m, &o, kept);
+	CHECK(same_graph(&one, &merged));
+	vgraph_release(&one);
+	vgraph_release(&merged);
+	free(kept);
+	report_release(&m);
+
+	/* The cache: filled by the first report, taken by the second. */
+	o.cache = c;
+	CHECK(same_with_cache(p, &o, c));
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = "f3";
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = NULL;
+	o.cache = NULL;
+	report_release(&r);
+	report_cache_free(c);
+	profile_free(p);
+
+	/* |counts| summing past INT64_MAX: not merged. */
+	p = new_profile("samples", "count", NULL);
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, A, "f0", 20, NULL);
+	named_location(p, A + 1, "f0", 21, NULL);
+	{
+		uint64_t s1[2] = { A, MAIN }, s2[2] = { A + 1, MAIN };
+
+		add_stack(p, s1, 2, INT64_MAX / 2 + 1);
+		add_stack(p, s2, 2, INT64_MAX / 2 + 1);
+	}
+	if (CHECK(report_build(p, &o, &m, &e) == 0)) {
+		CHECK_EQ_INT(m.nstack, 2);
+		report_release(&m);
+	}
+	profile_free(p);
+}
+
 int main(void)
 {
 	RUN(hide_and_show);
@@ -501,5 +628,6 @@ int main(void)
 	RUN(report_cache);
 	RUN(kept_stacks_in_sample_order);
 	RUN(graph_on_two_threads);
+	RUN(merged_stacks);
 	return test_done();
 }
