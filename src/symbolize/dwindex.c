@@ -65,6 +65,7 @@ struct unit {
 	size_t nimplicit;
 	/* The last line's file as libdw has it, and as named (neighbours share it). */
 	const char *last_src, *last_path;
+	size_t line_hint;     /* the last line's row (linetab_find_near) */
 };
 
 /* A unit's address range, for DWARF without .debug_aranges (Go's). */
@@ -101,6 +102,14 @@ struct dwindex {
 	struct lineahead *ahead;
 	Dwarf *ahead_dw;
 	uint64_t ahead_delta;
+	/*
+	 * The unit of the last lookup, with the bias libdwfl gave, and the
+	 * extent of the arange it fell in (module addresses): libdwfl names
+	 * that unit for any address in it (unit_at).  near is NULL for none.
+	 */
+	struct unit *near;
+	Dwarf_Addr near_bias;
+	uint64_t near_lo, near_hi;
 };
 
 struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn sym, void *ctx)
@@ -556,6 +565,45 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie, uint64_t delt
 	return u;
 }
 
+/*
+ * The unit of module address a, and the bias of its DWARF; NULL for none.
+ * Lookups come in ascending order: while they stay in the arange the last
+ * one fell in, they are in its unit, where libdwfl's lookup (by the
+ * aranges) would put them, and it is not asked again.
+ */
+static struct unit *unit_at(struct dwindex *ix, uint64_t a, Dwarf_Addr *bias)
+{
+	Dwarf_Die mem, *cudie;
+	Dwarf_Aranges *ar;
+	Dwarf_Arange *one;
+	Dwarf_Addr start;
+	Dwarf_Word len;
+	Dwarf_Off off;
+	Dwarf *dw;
+	struct unit *u;
+
+	if (ix->near && a >= ix->near_lo && a < ix->near_hi) {
+		*bias = ix->near_bias;
+		return ix->near;
+	}
+	ix->near = NULL;
+	if (!(cudie = unit_die(ix, a, &mem, bias)))
+		return NULL;
+	u = unit_for(ix, cudie, ix->bias - *bias);
+	/* The arange of a, when it is the unit's (not a unit found another way). */
+	dw = dwarf_cu_getdwarf(cudie->cu);
+	if (a >= *bias && dw && dwarf_getaranges(dw, &ar, NULL) == 0 &&
+	    (one = dwarf_getarange_addr(ar, a - *bias)) &&
+	    dwarf_getarangeinfo(one, &start, &len, &off) == 0 && off == u->off &&
+	    start <= a - *bias && a - *bias - start < len) {
+		ix->near = u;
+		ix->near_bias = *bias;
+		ix->near_lo = a - (a - *bias - start);
+		ix->near_hi = len > UINT64_MAX - ix->near_lo ? UINT64_MAX : ix->near_lo + len;
+	}
+	return u;
+}
+
 static uint64_t range_lo(const void *r)
 {
 	return ((const struct range *)r)->lo;
@@ -640,7 +688,7 @@ static const char *file_name(struct dwindex *ix, struct unit *u, Dwarf_Word idx)
 
 static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const char **file, int *line)
 {
-	const struct linerow *l = linetab_find(&u->lines, addr);
+	const struct linerow *l = linetab_find_near(&u->lines, addr, &u->line_hint);
 	const char *src;
 	int ln;
 
@@ -668,8 +716,7 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		   const char **file, int *line)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die mem, *cudie = unit_die(ix, addr + ix->bias, &mem, &bias);
-	struct unit *u;
+	struct unit *u = unit_at(ix, addr + ix->bias, &bias);
 	int32_t chain[256];
 	int depth = 0, i;
 	size_t lo;
@@ -677,11 +724,10 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 
 	*file = NULL;
 	*line = 0;
-	if (!cudie)
+	if (!u)
 		return 0;
 	/* The DWARF's own address (a separate debug file may be laid out apart). */
 	addr = addr + ix->bias - bias;
-	u = unit_for(ix, cudie, ix->bias - bias);
 	line_at(ix, u, addr, file, line);
 	/* The last top-level range starting at or below addr that holds it. */
 	lo = search_above(u->top, u->ntop, sizeof(*u->top), addr, range_lo);
@@ -757,11 +803,10 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 unsigned dwindex_discriminator(struct dwindex *ix, uint64_t addr)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die mem, *cudie = unit_die(ix, addr + ix->bias, &mem, &bias);
+	struct unit *u = unit_at(ix, addr + ix->bias, &bias);
 	const struct linerow *l;
-	uint64_t delta = ix->bias - bias;
 
-	if (!cudie || !(l = linetab_find(&unit_for(ix, cudie, delta)->lines, addr + delta)))
+	if (!u || !(l = linetab_find(&u->lines, addr + ix->bias - bias)))
 		return 0;
 	return l->discriminator;
 }

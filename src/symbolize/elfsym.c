@@ -275,6 +275,21 @@ const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr, int *b
 	return i < b->n ? b->sym[i] : NULL;
 }
 
+const struct elfsym *bounds_lookup_near(const struct bounds *b, uint64_t addr, int *bare,
+				       size_t *hint)
+{
+	size_t i = *hint;
+
+	/* The routine of the last lookup, or the one after it: neighbours share them. */
+	if (!(i < b->n && b->end[i] > addr && (i == 0 || b->end[i - 1] <= addr)) &&
+	    !(++i < b->n && b->end[i] > addr && b->end[i - 1] <= addr))
+		i = u64_search_above(b->end, b->n, addr);
+	*hint = i;
+	if (bare)
+		*bare = i < b->n && b->bare[i];
+	return i < b->n ? b->sym[i] : NULL;
+}
+
 static int function_like(const struct elfsym *s)
 {
 	if (s->type == STT_OBJECT || s->type == STT_TLS || s->type == STT_SECTION ||

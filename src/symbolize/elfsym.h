@@ -98,6 +98,9 @@ void bounds_release(struct bounds *b);
  * *bare (when not NULL) says whether pprof names it without "<ADDRESS>".
  */
 const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr, int *bare);
+/* The same, for lookups mostly in ascending order: *hint (0 at first) is the last one's place. */
+const struct elfsym *bounds_lookup_near(const struct bounds *b, uint64_t addr, int *bare,
+				       size_t *hint);
 
 /*
  * addr2line's fallback when debug information names no function: the

@@ -820,6 +820,37 @@ const struct linerow *linetab_find(const struct linetab *t, uint64_t addr)
 	return &t->row[lo - 1];
 }
 
+const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, size_t *hint)
+{
+	size_t lo = *hint, hi, step = 1;
+
+	if (lo >= t->nrow || t->row[lo].addr > addr) {
+		const struct linerow *l = linetab_find(t, addr);
+
+		*hint = l ? (size_t)(l - t->row) : 0;
+		return l;
+	}
+	/* row[lo] is at or below addr: steps doubling to a row above it, or the end. */
+	hi = lo + 1;
+	while (hi < t->nrow && t->row[hi].addr <= addr) {
+		lo = hi;
+		step *= 2;
+		hi = step > t->nrow - lo ? t->nrow : lo + step;
+	}
+	/* The first row above addr is in (lo, hi]: row[lo] is at or below it. */
+	lo++;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->row[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*hint = lo - 1;
+	return t->row[lo - 1].end ? NULL : &t->row[lo - 1];
+}
+
 void linetab_free(struct linetab *t)
 {
 	free(t->row);

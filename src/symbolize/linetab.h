@@ -85,6 +85,11 @@ int linetab_decode_at(struct linetab *t, const struct linesections *s, uint64_t 
 
 /* libdw's row for addr (dwarf_getsrc_die's): the last at or below it, NULL past a sequence's end. */
 const struct linerow *linetab_find(const struct linetab *t, uint64_t addr);
+/*
+ * The same, for lookups mostly in ascending order: *hint (0 at first) is
+ * the row the last one found, from which the search goes on.
+ */
+const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, size_t *hint);
 
 /* The name of a row's file, or NULL. */
 static inline const char *linetab_file(const struct linetab *t, uint32_t idx)

@@ -38,6 +38,7 @@ struct object {
 	struct elfsyms nm_syms;
 	int nm_plain;          /* nm_syms is the .symtab of elf, as fn_syms would read it */
 	struct bounds bounds;
+	size_t bounds_hint;    /* the routine of the last lookup (bounds_lookup_near) */
 	/* addr2line's symbols: the separate debug file's when it has them. */
 	struct elfsyms fn_syms;
 	Elf *fn_elf;

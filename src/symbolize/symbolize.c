@@ -783,7 +783,7 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t
 
 	n = addr2line(ob, addr, fr);
 	if (have_nm)
-		nm = bounds_lookup(&ob->bounds, addr, &bare);
+		nm = bounds_lookup_near(&ob->bounds, addr, &bare, &ob->bounds_hint);
 	for (i = 0; have_nm && i < n; i++) {
 		const struct strbuf *shrt;
 

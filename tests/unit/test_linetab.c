@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfsym.h"
 #include "harness.h"
 #include "lineahead.h"
 #include "linetab.h"
@@ -78,7 +79,7 @@ static int same_lookups(const struct linetab *all, const struct linesections *s,
 	struct linewant want = { w, 0 };
 	struct linetab some;
 	size_t i;
-	int ok = 1;
+	int ok = 1, pass;
 
 	w[want.n++] = 0;
 	w[want.n++] = UINT64_MAX;
@@ -103,6 +104,20 @@ static int same_lookups(const struct linetab *all, const struct linesections *s,
 				  x ? (unsigned long long)x->addr : 0ULL, y ? y->line : -1,
 				  y ? (unsigned long long)y->addr : 0ULL);
 			ok = 0;
+		}
+	}
+	/* Looked up in ascending order, then descending, from the last row found: the same rows. */
+	for (pass = 0; pass < 2 && ok; pass++) {
+		size_t hint = 0, k;
+
+		for (k = 0; k < want.n && ok; k++) {
+			uint64_t a = w[pass ? want.n - 1 - k : k];
+
+			if (linetab_find_near(&some, a, &hint) != linetab_find(&some, a)) {
+				TEST_NOTE("    %s, every %zu: 0x%llx found another row from the last (%s)",
+					  what, every, (unsigned long long)a, pass ? "descending" : "ascending");
+				ok = 0;
+			}
 		}
 	}
 	if (ok && some.nrow > all->nrow) {
@@ -322,6 +337,40 @@ TEST(read_ahead)
 	dwfl_end(dwfl);
 }
 
+/*
+ * bounds_lookup_near, from the routine the last lookup found, finds the
+ * routine bounds_lookup finds: addresses ascending (within a routine, to
+ * the next, past a few), descending, scattered, below the first start,
+ * past the last end, at equal ends.
+ */
+TEST(bounds_near)
+{
+	static const struct elfsym sym[6];
+	static const uint64_t start[] = { 0x100, 0x140, 0x180, 0x180, 0x300, 0x400 };
+	static const uint64_t end[] = { 0x140, 0x170, 0x200, 0x200, 0x380, 0x400 };
+	const struct elfsym *ptr[6] = { &sym[0], &sym[1], &sym[2], &sym[3], &sym[4], &sym[5] };
+	unsigned char bare[6] = { 0, 1, 0, 1, 0, 0 };
+	struct bounds b = { (uint64_t *)start, (uint64_t *)end, ptr, bare, 6 };
+	size_t hint = 0, i, bad = 0;
+	uint64_t a;
+
+	for (a = 0; a < 0x480; a += 4) {
+		int b1, b2;
+
+		bad += bounds_lookup_near(&b, a, &b1, &hint) != bounds_lookup(&b, a, &b2) || b1 != b2;
+	}
+	for (a = 0x480; a-- > 0;)
+		bad += bounds_lookup_near(&b, a, NULL, &hint) != bounds_lookup(&b, a, NULL);
+	for (i = 0; i < 4096; i++) {
+		a = (i * 2654435761u) % 0x500;
+		bad += bounds_lookup_near(&b, a, NULL, &hint) != bounds_lookup(&b, a, NULL);
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK(bounds_lookup(&b, 0x150, NULL) == &sym[1]);
+	CHECK(bounds_lookup(&b, 0x10, NULL) == &sym[0]);
+	CHECK(bounds_lookup(&b, 0x400, NULL) == NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -337,5 +386,6 @@ int main(int argc, char **argv)
 	RUN(fuzzing_seeds);
 	RUN(c_library);
 	RUN(read_ahead);
+	RUN(bounds_near);
 	return test_done();
 }
