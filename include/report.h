@@ -100,6 +100,15 @@ struct report_options {
 	 * graphs, which add stacks up: not for labels or traces.
 	 */
 	int merge_stacks;
+	/*
+	 * GRAN_PCS with pcs_only: only the addresses in pcs_range (npcs_range
+	 * sorted, disjoint [lo, hi) pairs) get entries of their own; every
+	 * other address shares entry 0, which sums what they would have.
+	 * Listings want a few routines' addresses of a profile of many.
+	 */
+	int pcs_only;
+	const uint64_t (*pcs_range)[2];
+	size_t npcs_range;
 	/* For formats beyond text. */
 	const char *program;     /* as named on the command line, or NULL */
 	const char *regex;       /* the argument of --list=RE, --disasm=RE */

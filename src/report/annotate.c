@@ -19,10 +19,63 @@ static uint64_t pc_key(const void *a)
 	return ((const struct pc *)a)->addr;
 }
 
+static uint64_t u64_value(const void *a)
+{
+	return *(const uint64_t *)a;
+}
+
+static uint64_t range_start(const void *a)
+{
+	return ((const uint64_t *)a)[0];
+}
+
+/*
+ * The address ranges (profile addresses, sorted, disjoint) of the routines
+ * re names that hold any location of p: the only addresses a listing can
+ * show.  *n is their number.
+ */
+static uint64_t (*listed_ranges(struct code *code, const struct regex *re, const struct profile *p,
+				size_t *n))[2]
+{
+	uint64_t *addr = xcalloc(p->nlocation + 1, sizeof(*addr)), (*range)[2];
+	struct routine *r;
+	size_t i, k, na = 0, nr;
+
+	for (i = 0; i < p->nlocation; i++)
+		addr[i] = p->location[i]->address;
+	sort_by_key(addr, p->nlocation, sizeof(*addr), u64_value);
+	for (i = 0; i < p->nlocation; i++)
+		if (!na || addr[i] != addr[na - 1])
+			addr[na++] = addr[i];
+	nr = code_routines(code, re, addr, na, &r);
+	free(addr);
+	range = xcalloc(nr + 1, sizeof(*range));
+	for (i = 0; i < nr; i++) {
+		range[i][0] = r[i].start + r[i].adjust;
+		range[i][1] = r[i].end + r[i].adjust;
+	}
+	free(r);
+	sort_by_key(range, nr, sizeof(*range), range_start);
+	/* Routines of objects mapped twice, or nested: one range each where they meet. */
+	for (i = k = 0; i < nr; i++) {
+		if (k && range[i][0] <= range[k - 1][1]) {
+			if (range[i][1] > range[k - 1][1])
+				range[k - 1][1] = range[i][1];
+			continue;
+		}
+		range[k][0] = range[i][0];
+		range[k][1] = range[i][1];
+		k++;
+	}
+	*n = k;
+	return range;
+}
+
 int annotation_build(struct annotation *a, const struct profile *p, const struct report_options *o,
 		     const char *what, struct err *e)
 {
 	struct report_options ro = *o;
+	uint64_t (*range)[2];
 	struct regex *re;
 	struct pc *v;
 	size_t i, n = 0;
@@ -30,15 +83,28 @@ int annotation_build(struct annotation *a, const struct profile *p, const struct
 	memset(a, 0, sizeof(*a));
 	if (!(re = regex_compile(o->regex ? o->regex : "", what, e)))
 		return -1;
-	/* pprof counts raw addresses here, whatever the granularity. */
+	/* The prompt and the web UI list from objects opened once. */
+	if (!(a->code = report_cache_code(o->cache, p, o->symbolize))) {
+		a->code = code_open(p, o->symbolize);
+		a->own_code = 1;
+	}
+	/* pprof counts raw addresses here, whatever the granularity: those of the routines shown. */
 	ro.granularity = GRAN_PCS;
 	ro.keep_stacks = 0;
+	ro.pcs_only = 1;
+	ro.pcs_range = range = listed_ranges(a->code, re, p, &ro.npcs_range);
 	if (report_build(p, &ro, &a->r, e) < 0) {
+		free(range);
 		regex_free(re);
+		if (a->own_code)
+			code_close(a->code);
+		memset(a, 0, sizeof(*a));
 		return -1;
 	}
+	free(range);
 	v = xcalloc(a->r.nentry + 1, sizeof(*v));
-	for (i = 0; i < a->r.nentry; i++) {
+	/* Entry 0 holds the other addresses. */
+	for (i = 1; i < a->r.nentry; i++) {
 		const struct entry *en = &a->r.entry[i];
 
 		/* Entries of addresses only in stacks that focus or ignore dropped stay 0. */
@@ -60,11 +126,6 @@ int annotation_build(struct annotation *a, const struct profile *p, const struct
 		a->cum[i] = v[i].cum;
 	}
 	free(v);
-	/* The prompt and the web UI list from objects opened once. */
-	if (!(a->code = report_cache_code(o->cache, p, o->symbolize))) {
-		a->code = code_open(p, o->symbolize);
-		a->own_code = 1;
-	}
 	a->nroutine = code_routines(a->code, re, a->addr, a->n, &a->routine);
 	regex_free(re);
 	return 0;

@@ -770,16 +770,40 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 }
 
 /* Every location's entries, innermost first; none for removed or kernel frames. */
+/* pcs_only: whether addr is in one of the ranges. */
+static int in_pcs_range(const struct report_options *o, uint64_t addr)
+{
+	size_t lo = 0, hi = o->npcs_range;
+
+	/* The first range ending above addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->pcs_range[mid][1] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < o->npcs_range && o->pcs_range[lo][0] <= addr;
+}
+
 static void build_keys(struct builder *b)
 {
 	const struct profile *p = b->p;
+	int only = b->o->granularity == GRAN_PCS && b->o->pcs_only;
 	size_t i;
 
 	/* Never NULL, even with no keys at all: reduce_stack offsets into it. */
 	GROW(b->keys, b->cap_keys, 1);
 	/* An entry per address, about: the table made for them at once. */
 	if (b->o->granularity == GRAN_PCS)
-		htab_init(&b->r->index->by_address, p->nlocation / 3 * 4 + 16);
+		htab_init(&b->r->index->by_address, only ? 64 : p->nlocation / 3 * 4 + 16);
+	/* Entry 0: the addresses outside the ranges. */
+	if (only) {
+		uint32_t other = new_entry(b, intern(b, "(other addresses)"), NULL);
+
+		b->r->entry[other].address = UINT64_MAX;
+	}
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
 		const struct locinfo *li = &b->li[i];
@@ -795,7 +819,7 @@ static void build_keys(struct builder *b)
 		    (gofilter_flags(b->gf, loc) & GF_HIDDEN))
 			continue;
 		if (b->o->granularity == GRAN_PCS) {
-			uint32_t k = pcs_entry(b, loc->address);
+			uint32_t k = only && !in_pcs_range(b->o, loc->address) ? 0 : pcs_entry(b, loc->address);
 
 			GROW(b->keys, b->cap_keys, b->nkeys + 1);
 			b->keys[b->nkeys++] = k;
@@ -835,7 +859,7 @@ static int keys_from_cache(struct builder *b)
 	struct report *r = b->r;
 	size_t i;
 
-	for (i = 0; c && !b->gf && !ks && i < c->nkeyset; i++)
+	for (i = 0; c && !b->gf && !b->o->pcs_only && !ks && i < c->nkeyset; i++)
 		if (keyset_fits(&c->keyset[i], b->o))
 			ks = &c->keyset[i];
 	if (!ks)
@@ -859,7 +883,7 @@ static void keys_to_cache(struct builder *b)
 	struct keyset *ks;
 	size_t i;
 
-	if (!c || b->gf || c->nkeyset == KEYSETS)
+	if (!c || b->gf || b->o->pcs_only || c->nkeyset == KEYSETS)
 		return;
 	ks = b->keyset = &c->keyset[c->nkeyset++];
 	ks->granularity = b->o->granularity;

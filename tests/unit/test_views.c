@@ -366,7 +366,7 @@ static int stacks_in_order(const struct profile *p, const struct report *r, cons
 TEST(kept_stacks_in_sample_order)
 {
 	struct profile *p = new_profile("samples", "count", NULL);
-	struct report_cache *c = report_cache_new(p);
+	struct report_cache *c;
 	struct report_options o = { 0 };
 	uint64_t st[3] = { 0, A, MAIN }, sm[2] = { 0, MAIN };
 	struct report r;
@@ -397,6 +397,7 @@ TEST(kept_stacks_in_sample_order)
 	CHECK(stacks_in_order(p, &r, "a"));
 	report_release(&r);
 	o.focus = NULL;
+	c = report_cache_new(p);
 	o.cache = c;
 	CHECK(same_with_cache(p, &o, c));
 	report_cache_free(c);
@@ -543,7 +544,7 @@ TEST(merged_stacks)
 {
 	static const char *const fn[] = { "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7" };
 	struct profile *p = new_profile("samples", "count", NULL);
-	struct report_cache *c = report_cache_new(p);
+	struct report_cache *c;
 	struct report_options o = { 0 };
 	struct vgraph one, merged;
 	struct report r, m;
@@ -589,6 +590,7 @@ TEST(merged_stacks)
 	report_release(&m);
 
 	/* The cache: filled by the first report, taken by the second. */
+	c = report_cache_new(p);
 	o.cache = c;
 	CHECK(same_with_cache(p, &o, c));
 	CHECK(same_with_cache(p, &o, c));
@@ -618,6 +620,89 @@ TEST(merged_stacks)
 	profile_free(p);
 }
 
+/* The entry of address addr in a report by address, or NULL. */
+static const struct entry *by_address(const struct report *r, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < r->nentry; i++)
+		if (r->entry[i].address == addr)
+			return &r->entry[i];
+	return NULL;
+}
+
+/*
+ * A report by address for the listings' ranges only (pcs_only): each
+ * address in them has the values it has in the report of every address;
+ * entry 0 sums the others' flat values, and takes each stack with any of
+ * them once; no other address has an entry.  The prompt's cache neither
+ * gives it entries nor takes them from it: a whole report after it is
+ * the same.
+ */
+TEST(pcs_only)
+{
+	static const uint64_t range[2][2] = { { B, B + 0x10 }, { 0x500, 0x600 } };
+	static const uint64_t am[] = { A, MAIN }, bam[] = { B, A, MAIN }, b2m[] = { B + 8, MAIN },
+			      tm[] = { 0x580, B + 4, MAIN }, m[] = { MAIN };
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_cache *c;
+	struct report_options o = { 0 };
+	struct report all, only;
+	struct err e;
+	int64_t other_flat = 0;
+	size_t i, n = 0;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, A, "a", 10, NULL);
+	named_location(p, B, "b", 10, NULL);
+	named_location(p, B + 4, "b", 11, NULL);
+	named_location(p, B + 8, "b", 12, NULL);
+	named_location(p, 0x580, "t", 3, NULL);
+	add_stack(p, am, 2, 3);
+	add_stack(p, bam, 3, 5);
+	add_stack(p, b2m, 2, 7);
+	add_stack(p, tm, 3, 11);
+	add_stack(p, m, 1, 13);
+	c = report_cache_new(p);
+	o.quiet = 1;
+	o.granularity = GRAN_PCS;
+	if (!CHECK(report_build(p, &o, &all, &e) == 0))
+		return;
+	o.cache = c;
+	o.pcs_only = 1;
+	o.pcs_range = range;
+	o.npcs_range = 2;
+	if (!CHECK(report_build(p, &o, &only, &e) == 0))
+		return;
+	CHECK_EQ_INT(only.entry[0].address, UINT64_MAX);
+	for (i = 1; i < only.nentry; i++) {
+		const struct entry *x = &only.entry[i], *y = by_address(&all, x->address);
+
+		n++;
+		CHECK((x->address >= B && x->address < B + 0x10) ||
+		      (x->address >= 0x500 && x->address < 0x600));
+		CHECK(y && x->flat == y->flat && x->cum == y->cum);
+	}
+	CHECK_EQ_INT(n, 4);
+	for (i = 0; i < all.nentry; i++)
+		if (!(all.entry[i].address >= B && all.entry[i].address < B + 0x10) &&
+		    !(all.entry[i].address >= 0x500 && all.entry[i].address < 0x600))
+			other_flat += all.entry[i].flat;
+	CHECK_EQ_INT(only.entry[0].flat, other_flat);
+	/* Stacks through main, a or both: all five. */
+	CHECK_EQ_INT(only.entry[0].cum, 3 + 5 + 7 + 11 + 13);
+	CHECK_EQ_INT(only.local_total, all.local_total);
+	report_release(&only);
+	o.pcs_only = 0;
+	o.pcs_range = NULL;
+	o.npcs_range = 0;
+	CHECK(same_with_cache(p, &o, c));
+	CHECK(same_with_cache(p, &o, c));
+	report_release(&all);
+	report_cache_free(c);
+	profile_free(p);
+}
+
 int main(void)
 {
 	RUN(hide_and_show);
@@ -629,5 +714,6 @@ int main(void)
 	RUN(kept_stacks_in_sample_order);
 	RUN(graph_on_two_threads);
 	RUN(merged_stacks);
+	RUN(pcs_only);
 	return test_done();
 }
