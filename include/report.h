@@ -308,8 +308,15 @@ void report_value(const struct report *r, int64_t v, char *buf, size_t n);
 /* With a measured style: v as an amount of vs->measure (times the multiplier, fractions dropped). */
 int64_t report_measure(const struct value_style *vs, int64_t v);
 
-/* Entries sorted as the text report lists them; caller frees the array. */
+/*
+ * Entries sorted as the text report lists them; caller frees the array.
+ * From report_sorted_share_min entries on, each half is ranked on a
+ * thread of its own and the halves merged.
+ */
 const struct entry **report_sorted(const struct report *r, int cum);
+extern size_t report_sorted_share_min;
+/* From this many locations on, --addresses composes half the keys on a second thread. */
+extern size_t report_key_share_min;
 
 /*
  * An output format: its own file in src/report/ defines one, and one row

@@ -637,26 +637,47 @@ static uint32_t pcs_entry(struct builder *b, uint64_t addr)
  * The entry of one triple at the granularity (pprof's TranslateStack);
  * inl: an inner level, inlined into the next one out.
  */
+/*
+ * A triple's --addresses key, "ADDR FUNCTION FILE:LINE" (an untried
+ * address its own function), added to sb.  It only reads the builder:
+ * keys are composed on two threads (build_keys).
+ */
+static void add_address_key(struct strbuf *sb, const struct builder *b, const struct location *loc,
+			    int j, int inl)
+{
+	const struct fninfo *fi = loc->nline ? triple_fi(b, loc, j) : NULL;
+	char a[32];
+	size_t n = format_addr(b, loc->address, a, sizeof(a));
+
+	sb_add(sb, a, n);
+	sb_addc(sb, ' ');
+	if (fi)
+		sb_adds(sb, fi->over ? fi->over : fi->shrt);
+	else if (b->li[loc->id - 1].has_syms)
+		sb_adds(sb, b->qq);
+	else
+		sb_add(sb, a, n);
+	if (inl)
+		sb_add(sb, " (inline)", 9);
+	sb_addc(sb, ' ');
+	add_fileline(sb, b, loc, j);
+}
+
 static uint32_t compose_entry(struct builder *b, const struct location *loc, int j, int inl,
 			      int *by_address)
 {
-	const struct fninfo *fi = loc->nline ? triple_fi(b, loc, j) : NULL;
-	const char *func = fi ? (fi->over ? fi->over : fi->shrt) : triple_short(b, loc, j);
-	const char *fl;
+	const struct fninfo *fi;
+	const char *func, *fl;
 	char a[32];
 
-	/* An address's key, "ADDR FUNCTION FILE:LINE": made in place, a few hundred thousand of them. */
+	/* Made in place, a few hundred thousand of them. */
 	if (b->o->granularity == GRAN_ADDRESSES) {
 		sb_reset(&b->sb);
-		sb_add(&b->sb, a, format_addr(b, loc->address, a, sizeof(a)));
-		sb_addc(&b->sb, ' ');
-		sb_adds(&b->sb, func);
-		if (inl)
-			sb_add(&b->sb, " (inline)", 9);
-		sb_addc(&b->sb, ' ');
-		add_fileline(&b->sb, b, loc, j);
+		add_address_key(&b->sb, b, loc, j, inl);
 		return entry_for(b, b->sb.buf, b->sb.len, NULL, NULL);
 	}
+	fi = loc->nline ? triple_fi(b, loc, j) : NULL;
+	func = fi ? (fi->over ? fi->over : fi->shrt) : triple_short(b, loc, j);
 	/* The parts are composed in scratch buffers: only the key is interned. */
 	sb_reset(&b->fn);
 	sb_adds(&b->fn, func);
@@ -787,10 +808,66 @@ static int in_pcs_range(const struct report_options *o, uint64_t addr)
 	return lo < o->npcs_range && o->pcs_range[lo][0] <= addr;
 }
 
+/* Whether build_keys gives location i no entries: frames removed, kernel addresses, hidden. */
+static int keyless(const struct builder *b, size_t i)
+{
+	const struct location *loc = b->p->location[i];
+
+	return b->li[i].uninteresting ||
+	       (b->addr_digits == 16 && loc->address > 0x7fffffffffffffffULL) ||
+	       (gofilter_flags(b->gf, loc) & GF_HIDDEN);
+}
+
+/*
+ * --addresses without Go's filters: the keys of locations [from, to),
+ * every level from the innermost, composed on a thread of their own into
+ * text, one after the other, with their lengths; build_keys interns them.
+ */
+struct key_share {
+	const struct builder *b;
+	size_t from, to;
+	struct strbuf text;
+	uint32_t *len;
+	size_t n, cap, next, at;  /* keys composed; the next one build_keys takes, and where */
+};
+
+static void *compose_keys(void *arg)
+{
+	struct key_share *ks = arg;
+	const struct builder *b = ks->b;
+	size_t i;
+
+	for (i = ks->from; i < ks->to; i++) {
+		const struct location *loc = b->p->location[i];
+		int j;
+
+		if (i + 16 < ks->to)
+			__builtin_prefetch(b->p->location[i + 16]);
+		if (i + 8 < ks->to && b->p->location[i + 8]->nline)
+			__builtin_prefetch(triple_line(b->p->location[i + 8], 0));
+		if (keyless(b, i))
+			continue;
+		for (j = ntriples(loc) - 1; j >= 0; j--) {
+			size_t start = ks->text.len;
+
+			add_address_key(&ks->text, b, loc, j, j > 0);
+			GROW(ks->len, ks->cap, ks->n + 1);
+			ks->len[ks->n++] = (uint32_t)(ks->text.len - start);
+		}
+	}
+	return NULL;
+}
+
+size_t report_key_share_min = 65536;
+
 static void build_keys(struct builder *b)
 {
 	const struct profile *p = b->p;
 	int only = b->o->granularity == GRAN_PCS && b->o->pcs_only;
+	struct key_share share = { .b = b, .from = p->nlocation, .to = p->nlocation,
+				   .text = STRBUF_INIT };
+	pthread_t t;
+	int two = 0;
 	size_t i;
 
 	/* Never NULL, even with no keys at all: reduce_stack offsets into it. */
@@ -804,20 +881,40 @@ static void build_keys(struct builder *b)
 
 		b->r->entry[other].address = UINT64_MAX;
 	}
+	/* The second half's keys composed on a second thread, interned here in the same order. */
+	if (b->o->granularity == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min) {
+		share.from = p->nlocation / 2;
+		two = pthread_create(&t, NULL, compose_keys, &share) == 0;
+		if (!two)
+			compose_keys(&share);
+	}
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
-		const struct locinfo *li = &b->li[i];
 		struct lockeys *lk = &b->lk[i];
 		int j;
 
 		lk->at = (uint32_t)b->nkeys;
+		if (i == share.from && two)
+			pthread_join(t, NULL);
 		if (i + 16 < p->nlocation)
 			__builtin_prefetch(p->location[i + 16]);
 		if (i + 8 < p->nlocation && p->location[i + 8]->nline)
 			__builtin_prefetch(triple_line(p->location[i + 8], 0));
-		if (li->uninteresting || (b->addr_digits == 16 && loc->address > 0x7fffffffffffffffULL) ||
-		    (gofilter_flags(b->gf, loc) & GF_HIDDEN))
+		if (keyless(b, i))
 			continue;
+		if (i >= share.from) {
+			GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
+			for (j = ntriples(loc) - 1; j >= 0; j--) {
+				uint32_t len = share.len[share.next++];
+
+				b->keys[b->nkeys++] = entry_for(b, share.text.buf + share.at, len, NULL, NULL);
+				share.at += len;
+			}
+			lk->n = (uint32_t)(b->nkeys - lk->at);
+			if (lk->n == 1)
+				lk->at = b->keys[lk->at];
+			continue;
+		}
 		if (b->o->granularity == GRAN_PCS) {
 			uint32_t k = only && !in_pcs_range(b->o, loc->address) ? 0 : pcs_entry(b, loc->address);
 
@@ -842,6 +939,8 @@ static void build_keys(struct builder *b)
 		if (lk->n == 1)
 			lk->at = b->keys[lk->at];
 	}
+	sb_release(&share.text);
+	free(share.len);
 }
 
 /* Whether entries made with o are those of ks. */

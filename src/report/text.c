@@ -103,16 +103,35 @@ static int same_rank(const struct ranked *a, const struct ranked *b)
 	return a->value == b->value && a->pfx[0] == b->pfx[0] && a->pfx[1] == b->pfx[1];
 }
 
-/* Caller frees the array. */
-const struct entry **report_sorted(const struct report *r, int cum)
+/* report_sorted's order of two ranked entries: <0, 0 or >0. */
+static int rank_order(const struct ranked *a, const struct ranked *b)
 {
-	const struct entry **v = xcalloc(r->nentry + 1, sizeof(*v));
-	struct ranked *k = xcalloc(r->nentry + 1, sizeof(*k));
-	size_t i, j;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	if (a->pfx[0] != b->pfx[0])
+		return a->pfx[0] < b->pfx[0] ? -1 : 1;
+	if (a->pfx[1] != b->pfx[1])
+		return a->pfx[1] < b->pfx[1] ? -1 : 1;
+	return strcmp(a->e->key, b->e->key);
+}
 
-	for (i = 0; i < r->nentry; i++) {
-		const struct entry *e = &r->entry[i];
-		int64_t x = cum ? e->cum : e->flat;
+/* One share of the entries, ranked and sorted on its own. */
+struct rank_share {
+	const struct report *r;
+	struct ranked *k;      /* entries [from, to) of r */
+	size_t from, to;
+	int cum;
+};
+
+static void *rank_share(void *arg)
+{
+	const struct rank_share *sh = arg;
+	struct ranked *k = sh->k;
+	size_t i, j, n = sh->to - sh->from;
+
+	for (i = 0; i < n; i++) {
+		const struct entry *e = &sh->r->entry[sh->from + i];
+		int64_t x = sh->cum ? e->cum : e->flat;
 		const unsigned char *key = (const unsigned char *)e->key;
 
 		k[i].value = ~((uint64_t)x ^ (UINT64_C(1) << 63));
@@ -121,17 +140,52 @@ const struct entry **report_sorted(const struct report *r, int cum)
 		k[i].e = e;
 	}
 	/* Least significant key first: each radix sort is stable. */
-	sort_by_key(k, r->nentry, sizeof(*k), ranked_pfx1);
-	sort_by_key(k, r->nentry, sizeof(*k), ranked_pfx0);
-	sort_by_key(k, r->nentry, sizeof(*k), ranked_value);
-	for (i = 0; i < r->nentry; i = j) {
-		for (j = i + 1; j < r->nentry && same_rank(&k[j], &k[i]); j++)
+	sort_by_key(k, n, sizeof(*k), ranked_pfx1);
+	sort_by_key(k, n, sizeof(*k), ranked_pfx0);
+	sort_by_key(k, n, sizeof(*k), ranked_value);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && same_rank(&k[j], &k[i]); j++)
 			;
 		if (j - i > 1)
 			qsort_r(k + i, j - i, sizeof(*k), cmp_ranked, NULL);
 	}
-	for (i = 0; i < r->nentry; i++)
-		v[i] = k[i].e;
+	return NULL;
+}
+
+size_t report_sorted_share_min = 65536;
+
+/*
+ * Caller frees the array.  Big reports are ranked in two halves, the
+ * second on a second thread, merged after: keys are unique, so the
+ * order is the same.
+ */
+const struct entry **report_sorted(const struct report *r, int cum)
+{
+	const struct entry **v = xcalloc(r->nentry + 1, sizeof(*v));
+	struct ranked *k = xcalloc(r->nentry + 1, sizeof(*k));
+	struct rank_share a = { r, k, 0, r->nentry, cum }, b = a;
+	size_t i, x, y;
+	pthread_t t;
+	int two = 0;
+
+	if (r->nentry >= report_sorted_share_min) {
+		a.to = b.from = r->nentry / 2;
+		b.k = k + b.from;
+		two = pthread_create(&t, NULL, rank_share, &b) == 0;
+	}
+	rank_share(&a);
+	if (a.to == r->nentry) {
+		for (i = 0; i < r->nentry; i++)
+			v[i] = k[i].e;
+		free(k);
+		return v;
+	}
+	if (two)
+		pthread_join(t, NULL);
+	else
+		rank_share(&b);
+	for (i = 0, x = 0, y = b.from; i < r->nentry; i++)
+		v[i] = (y == r->nentry || (x < a.to && rank_order(&k[x], &k[y]) <= 0) ? k[x++] : k[y++]).e;
 	free(k);
 	return v;
 }

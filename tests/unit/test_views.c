@@ -703,6 +703,114 @@ TEST(pcs_only)
 	profile_free(p);
 }
 
+/*
+ * Entries ranked in two halves on two threads and merged come in the order
+ * ranking them all on one gives: 70,000 functions whose names share their
+ * first 16 bytes (strcmp settles their ties), of seven values, flat and
+ * cum; largest first, then by name.
+ */
+TEST(sorted_in_two_halves)
+{
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_options o = { 0 };
+	const struct entry **one, **two;
+	size_t i, saved = report_sorted_share_min, bad = 0;
+	struct report r;
+	struct err e;
+	int cum;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	for (i = 0; i < 70000; i++) {
+		uint64_t st[2] = { 0x100000 + i, MAIN };
+		char name[64];
+
+		snprintf(name, sizeof(name), "a_common_prefix_of_names_%05zu", (i * 7919) % 70000);
+		named_location(p, st[0], name, 20, NULL);
+		add_stack(p, st, 2, (int64_t)(i % 7) + 1);
+	}
+	o.quiet = 1;
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		return;
+	CHECK(r.nentry > 70000);
+	for (cum = 0; cum < 2; cum++) {
+		report_sorted_share_min = SIZE_MAX;
+		one = report_sorted(&r, cum);
+		report_sorted_share_min = 1;
+		two = report_sorted(&r, cum);
+		for (i = 0; i < r.nentry; i++)
+			bad += one[i] != two[i];
+		for (i = 1; i < r.nentry; i++) {
+			int64_t a = cum ? two[i - 1]->cum : two[i - 1]->flat;
+			int64_t b = cum ? two[i]->cum : two[i]->flat;
+
+			bad += a < b || (a == b && strcmp(two[i - 1]->key, two[i]->key) >= 0);
+		}
+		free(one);
+		free(two);
+	}
+	CHECK_EQ_INT(bad, 0);
+	report_sorted_share_min = saved;
+	report_release(&r);
+	profile_free(p);
+}
+
+/*
+ * Keys by address composed on two threads (the second half on the second)
+ * make the entries one thread makes, in the same order, with the same
+ * values: locations with inline chains, untried addresses, symbolized ones
+ * without lines, removed frames among them; those focus keeps, too.
+ */
+TEST(address_keys_on_two_threads)
+{
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_options o = { 0 };
+	struct frame_rules fr = { 0 };
+	static const char *const drop[] = { "drop_me", NULL };
+	size_t saved = report_key_share_min, i, pass;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	for (i = 0; i < 1000; i++) {
+		uint64_t st[3] = { 0x100000 + i * 4, 0x200000 + (i % 50) * 4, MAIN };
+
+		switch (i % 4) {
+		case 0: named_location(p, st[0], "leaf", 5 + (int)(i % 9), "mid", 20, NULL); break;
+		case 1: named_location(p, st[0], "drop_me", 3, NULL); break;
+		case 2: profile_location(p, st[0])->tried = 1; break;
+		default: break; /* untried */
+		}
+		named_location(p, st[1], i % 2 ? "caller" : "other", 30 + (int)(i % 50), NULL);
+		add_stack(p, st, 3, (int64_t)(i % 5) + 1);
+	}
+	fr.names = drop;
+	o.frames = &fr;
+	o.quiet = 1;
+	o.granularity = GRAN_ADDRESSES;
+	for (pass = 0; pass < 2; pass++) {
+		struct report one, two;
+		struct err e;
+		int same;
+
+		o.focus = pass ? "leaf" : NULL;
+		report_key_share_min = SIZE_MAX;
+		if (!CHECK(report_build(p, &o, &one, &e) == 0))
+			break;
+		report_key_share_min = 1;
+		if (!CHECK(report_build(p, &o, &two, &e) == 0)) {
+			report_release(&one);
+			break;
+		}
+		same = one.nentry == two.nentry && one.nentry > 1000;
+		for (i = 0; same && i < one.nentry; i++)
+			same = !strcmp(one.entry[i].key, two.entry[i].key) &&
+			       one.entry[i].flat == two.entry[i].flat && one.entry[i].cum == two.entry[i].cum;
+		CHECK(same);
+		report_release(&one);
+		report_release(&two);
+	}
+	report_key_share_min = saved;
+	profile_free(p);
+}
+
 int main(void)
 {
 	RUN(hide_and_show);
@@ -715,5 +823,7 @@ int main(void)
 	RUN(graph_on_two_threads);
 	RUN(merged_stacks);
 	RUN(pcs_only);
+	RUN(sorted_in_two_halves);
+	RUN(address_keys_on_two_threads);
 	return test_done();
 }
