@@ -71,11 +71,4 @@ int graph_build(const struct report *r, const struct graph_options *o, struct gr
 		struct err *e);
 void graph_release(struct graph *g);
 
-/*
- * Stacks from which graph_build counts the edges of the second half on a
- * second thread (when no sum can saturate), added after; the same graph
- * either way.  Tests move it.
- */
-extern size_t graph_share_min;
-
 #endif

@@ -255,13 +255,6 @@ int report_build(const struct profile *p, const struct report_options *o, struct
 void report_release(struct report *r);
 
 /*
- * Whether the kept stacks' counts sum, in absolute value, to what an
- * int64_t holds: then no partial sum of them saturates, and sums made in
- * any order (on two threads) come out the same.
- */
-int report_stacks_fit(const struct report *r);
-
-/*
  * The profile as reports see it, for formats that write a profile (proto,
  * raw): p's samples that --focus and --ignore keep, after the reader's
  * frame rules took frames out (gperftools pprof's RemoveUninterestingFrames

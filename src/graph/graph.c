@@ -1,5 +1,4 @@
 /* graph.c - call graph nodes and edges from a report's stacks, trimmed as gperftools pprof does. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +55,7 @@ static void pick_nodes(struct graph *g, const struct report *r, const struct gra
 	g->dropped_nodes = g->candidates - keep;
 }
 
-/* Edge counts by (src, dst) node pair, for the stacks [from, to). */
+/* Edge counts by (src, dst) node pair. */
 struct edge_table {
 	struct htab index;
 	struct graph_edge *edge;
@@ -68,22 +67,14 @@ struct edge_table {
 	 * stacks share their callers, and most steps repeat the one before.
 	 */
 	uint32_t *last_dst, *last_edge;
-	const struct report *r;
-	const uint32_t *node_of;
-	size_t from, to;
 };
 
-static void table_init(struct edge_table *t, const struct report *r, const uint32_t *node_of,
-		       size_t nnode, size_t from, size_t to)
+static void table_init(struct edge_table *t, size_t nnode)
 {
 	memset(t, 0, sizeof(*t));
 	htab_init(&t->index, 64);
 	t->last_dst = xcalloc(nnode + 1, sizeof(*t->last_dst));
 	t->last_edge = xcalloc(nnode + 1, sizeof(*t->last_edge));
-	t->r = r;
-	t->node_of = node_of;
-	t->from = from;
-	t->to = to;
 }
 
 static void table_release(struct edge_table *t)
@@ -133,68 +124,30 @@ static void edge_add(struct edge_table *t, uint32_t src, uint32_t dst, int64_t c
 }
 
 /*
- * Every adjacent caller->callee pair of the table's stacks whose ends are
- * both kept nodes, counted once per stack as Go pprof counts it: a
- * recursive stack repeats its pairs, and gperftools pprof's edges (each
- * occurrence counted) could exceed the whole profile.
+ * Every adjacent caller->callee pair of every stack whose ends are both
+ * kept nodes, counted once per stack as Go pprof counts it: a recursive
+ * stack repeats its pairs, and gperftools pprof's edges (each occurrence
+ * counted) could exceed the whole profile.
  */
-static void *collect_edges(void *arg)
-{
-	struct edge_table *t = arg;
-	size_t i, j;
-
-	for (i = t->from; i < t->to; i++) {
-		const struct rstack *s = &t->r->stack[i];
-
-		for (j = 1; j < s->nchain; j++) {
-			uint32_t src = t->node_of[s->chain[j]], dst = t->node_of[s->chain[j - 1]];
-
-			if (src != UINT32_MAX && dst != UINT32_MAX)
-				edge_add(t, src, dst, s->count, i + 1);
-		}
-	}
-	return NULL;
-}
-
-size_t graph_share_min = 65536;
-
-/*
- * The edges of every stack into t: of a big profile, when no sum can
- * saturate, the second half's on a second thread in a table of its own,
- * added to the first's (the edges are sorted later: their order here
- * does not matter).
- */
-static void all_edges(struct graph *g, const struct report *r, struct edge_table *t)
+static void collect_edges(struct graph *g, const struct report *r, struct edge_table *t)
 {
 	uint32_t *node_of = xmalloc((r->nentry + 1) * sizeof(*node_of));
-	struct edge_table second;
-	size_t i, mid = r->nstack;
-	pthread_t th;
-	int two = 0;
+	size_t i, j;
 
 	for (i = 0; i < r->nentry; i++)
 		node_of[i] = UINT32_MAX;
 	for (i = 0; i < g->nnode; i++)
 		node_of[g->node[i].entry - r->entry] = (uint32_t)i;
-	if (r->nstack >= graph_share_min && report_stacks_fit(r))
-		mid = r->nstack / 2;
-	table_init(t, r, node_of, g->nnode, 0, mid);
-	if (mid < r->nstack) {
-		table_init(&second, r, node_of, g->nnode, mid, r->nstack);
-		two = pthread_create(&th, NULL, collect_edges, &second) == 0;
-	}
-	collect_edges(t);
-	if (mid < r->nstack) {
-		if (two)
-			pthread_join(th, NULL);
-		else
-			collect_edges(&second);
-		for (i = 0; i < second.n; i++) {
-			size_t k = edge_get(t, second.edge[i].src, second.edge[i].dst);
+	table_init(t, g->nnode);
+	for (i = 0; i < r->nstack; i++) {
+		const struct rstack *s = &r->stack[i];
 
-			t->edge[k].count = sat_add(t->edge[k].count, second.edge[i].count);
+		for (j = 1; j < s->nchain; j++) {
+			uint32_t src = node_of[s->chain[j]], dst = node_of[s->chain[j - 1]];
+
+			if (src != UINT32_MAX && dst != UINT32_MAX)
+				edge_add(t, src, dst, s->count, i + 1);
 		}
-		table_release(&second);
 	}
 	free(node_of);
 }
@@ -255,7 +208,7 @@ int graph_build(const struct report *r, const struct graph_options *o, struct gr
 	g->node_limit = (int64_t)(o->nodefraction * (double)r->local_total);
 	g->edge_limit = (int64_t)(o->edgefraction * (double)r->local_total);
 	pick_nodes(g, r, o);
-	all_edges(g, r, &t);
+	collect_edges(g, r, &t);
 	pick_edges(g, &t, o);
 	table_release(&t);
 	return 0;

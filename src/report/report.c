@@ -634,10 +634,6 @@ static uint32_t pcs_entry(struct builder *b, uint64_t addr)
 }
 
 /*
- * The entry of one triple at the granularity (pprof's TranslateStack);
- * inl: an inner level, inlined into the next one out.
- */
-/*
  * A triple's --addresses key, "ADDR FUNCTION FILE:LINE" (an untried
  * address its own function), added to sb.  It only reads the builder:
  * keys are composed on two threads (build_keys).
@@ -663,6 +659,10 @@ static void add_address_key(struct strbuf *sb, const struct builder *b, const st
 	add_fileline(sb, b, loc, j);
 }
 
+/*
+ * The entry of one triple at the granularity (pprof's TranslateStack);
+ * inl: an inner level, inlined into the next one out.
+ */
 static uint32_t compose_entry(struct builder *b, const struct location *loc, int j, int inl,
 			      int *by_address)
 {
@@ -790,7 +790,6 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 	return e;
 }
 
-/* Every location's entries, innermost first; none for removed or kernel frames. */
 /* pcs_only: whether addr is in one of the ranges. */
 static int in_pcs_range(const struct report_options *o, uint64_t addr)
 {
@@ -860,6 +859,7 @@ static void *compose_keys(void *arg)
 
 size_t report_key_share_min = 65536;
 
+/* Every location's entries, innermost first; none for removed or kernel frames. */
 static void build_keys(struct builder *b)
 {
 	const struct profile *p = b->p;
@@ -2124,22 +2124,6 @@ const struct profile *report_profile(const struct profile *p, const struct repor
 		return p;
 	}
 	return out;
-}
-
-int report_stacks_fit(const struct report *r)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < r->nstack; i++) {
-		int64_t c = r->stack[i].count;
-		uint64_t a = c < 0 ? -(uint64_t)c : (uint64_t)c;
-
-		if (a > (uint64_t)INT64_MAX - sum)
-			return 0;
-		sum += a;
-	}
-	return 1;
 }
 
 void report_release(struct report *r)

@@ -163,23 +163,18 @@ const struct entry **report_sorted(const struct report *r, int cum)
 {
 	const struct entry **v = xcalloc(r->nentry + 1, sizeof(*v));
 	struct ranked *k = xcalloc(r->nentry + 1, sizeof(*k));
-	struct rank_share a = { r, k, 0, r->nentry, cum }, b = a;
+	struct rank_share a = { r, k, 0, r->nentry, cum }, b = { r, k + r->nentry, r->nentry, r->nentry, cum };
 	size_t i, x, y;
 	pthread_t t;
 	int two = 0;
 
+	/* b is empty unless the entries are split. */
 	if (r->nentry >= report_sorted_share_min) {
 		a.to = b.from = r->nentry / 2;
 		b.k = k + b.from;
 		two = pthread_create(&t, NULL, rank_share, &b) == 0;
 	}
 	rank_share(&a);
-	if (a.to == r->nentry) {
-		for (i = 0; i < r->nentry; i++)
-			v[i] = k[i].e;
-		free(k);
-		return v;
-	}
 	if (two)
 		pthread_join(t, NULL);
 	else

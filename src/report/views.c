@@ -1,5 +1,4 @@
 /* views.c - what Go pprof's views share: names, values, the header, the call graph of the stacks. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,13 +191,6 @@ static uint8_t *name_nodes(struct vgraph *g, const struct report_options *o)
 	return inl;
 }
 
-/* One share of the stacks, [from, to), added to its own graph with its own walk. */
-struct share {
-	struct vgraph *g;
-	struct walk k;
-	size_t from, to;
-};
-
 static void walk_init(struct walk *k, size_t n, const uint8_t *kept, const uint8_t *inl)
 {
 	memset(k, 0, sizeof(*k));
@@ -217,50 +209,11 @@ static void walk_release(struct walk *k)
 	free(k->last_edge);
 }
 
-static void *add_share(void *arg)
-{
-	struct share *sh = arg;
-	size_t i;
-
-	for (i = sh->from; i < sh->to; i++) {
-		sh->k.stamp = (uint32_t)(i + 1);
-		add_stack(sh->g, &sh->g->r->stack[i], &sh->k);
-	}
-	return NULL;
-}
-
-/*
- * The second share's graph added to g: its edges in the order it met
- * them, after g's own, which is where walking all the stacks in order
- * would have put those g did not have.
- */
-static void merge_share(struct vgraph *g, const struct vgraph *b)
-{
-	size_t i;
-
-	for (i = 0; i < g->r->nentry; i++) {
-		g->flat[i] = sat_add(g->flat[i], b->flat[i]);
-		g->cum[i] = sat_add(g->cum[i], b->cum[i]);
-	}
-	for (i = 0; i < b->nedge; i++) {
-		/* edge_get may move g's edges: the index first. */
-		size_t k = edge_get(g, b->edge[i].src, b->edge[i].dst);
-
-		g->edge[k].w = sat_add(g->edge[k].w, b->edge[i].w);
-		g->edge[k].inl &= b->edge[i].inl;
-	}
-}
-
-size_t vgraph_share_min = 65536;
-
 void vgraph_build(struct vgraph *g, const struct report *r, const struct report_options *o,
 		  const uint8_t *kept)
 {
-	struct share a = { .g = g, .to = r->nstack }, b = { 0 };
-	struct vgraph second = { 0 };
+	struct walk k;
 	uint8_t *inl;
-	pthread_t t;
-	int two = 0;
 	size_t i;
 
 	memset(g, 0, sizeof(*g));
@@ -270,40 +223,18 @@ void vgraph_build(struct vgraph *g, const struct report *r, const struct report_
 	g->flat = xcalloc(r->nentry + 1, sizeof(*g->flat));
 	g->cum = xcalloc(r->nentry + 1, sizeof(*g->cum));
 	inl = name_nodes(g, o);
-	walk_init(&a.k, r->nentry, kept, inl);
+	walk_init(&k, r->nentry, kept, inl);
 	htab_init(&g->index, 64);
-	/* Big profiles: the second half of the stacks on a second thread, in a graph of its own. */
-	if (r->nstack >= vgraph_share_min && report_stacks_fit(r)) {
-		second.r = r;
-		second.rep = g->rep;
-		second.flat = xcalloc(r->nentry + 1, sizeof(*second.flat));
-		second.cum = xcalloc(r->nentry + 1, sizeof(*second.cum));
-		htab_init(&second.index, 64);
-		b.g = &second;
-		b.from = a.to = r->nstack / 2;
-		b.to = r->nstack;
-		walk_init(&b.k, r->nentry, kept, inl);
-		two = pthread_create(&t, NULL, add_share, &b) == 0;
-	}
-	add_share(&a);
-	if (b.g) {
-		if (two)
-			pthread_join(t, NULL);
-		else
-			add_share(&b);
-		merge_share(g, &second);
-		walk_release(&b.k);
-		free(second.flat);
-		free(second.cum);
-		free(second.edge);
-		htab_release(&second.index);
+	for (i = 0; i < r->nstack; i++) {
+		k.stamp = (uint32_t)(i + 1);
+		add_stack(g, &r->stack[i], &k);
 	}
 	g->node = xcalloc(r->nentry + 1, sizeof(*g->node));
 	for (i = 0; i < r->nentry; i++)
 		if (g->flat[i] || g->cum[i])
 			g->node[g->nnode++] = (uint32_t)i;
 	free(inl);
-	walk_release(&a.k);
+	walk_release(&k);
 }
 
 void vgraph_release(struct vgraph *g)

@@ -66,12 +66,8 @@ struct vgraph {
 
 /*
  * The graph of r's kept stacks (of the entries kept, when kept is not
- * NULL; a stack passing others gets the edges around them).  From
- * vgraph_share_min stacks on, when no sum can saturate, the second half
- * of the stacks is walked on a second thread into a graph of its own and
- * added after: the same sums, and the edges in the same order.
+ * NULL; a stack passing others gets the edges around them).
  */
-extern size_t vgraph_share_min;
 void vgraph_build(struct vgraph *g, const struct report *r, const struct report_options *o,
 		  const uint8_t *kept);
 void vgraph_release(struct vgraph *g);

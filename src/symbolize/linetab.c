@@ -802,11 +802,9 @@ void linetab_read(struct linetab *t, const struct linesections *s, Dwarf_Die *cu
 		linetab_read_libdw(t, cudie);
 }
 
-const struct linerow *linetab_find(const struct linetab *t, uint64_t addr)
+/* The first row of [lo, hi) above addr, or hi: the one before it is the last at or below. */
+static size_t first_above(const struct linetab *t, size_t lo, size_t hi, uint64_t addr)
 {
-	size_t lo = 0, hi = t->nrow;
-
-	/* The first row above addr; the one before it is the last at or below. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -815,9 +813,18 @@ const struct linerow *linetab_find(const struct linetab *t, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (lo == 0 || t->row[lo - 1].end)
-		return NULL;
-	return &t->row[lo - 1];
+	return lo;
+}
+
+/* The row before the first above addr (at), unless there is none or it ends a sequence. */
+static const struct linerow *found_row(const struct linetab *t, size_t at)
+{
+	return at == 0 || t->row[at - 1].end ? NULL : &t->row[at - 1];
+}
+
+const struct linerow *linetab_find(const struct linetab *t, uint64_t addr)
+{
+	return found_row(t, first_above(t, 0, t->nrow, addr));
 }
 
 const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, size_t *hint)
@@ -825,30 +832,19 @@ const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, 
 	size_t lo = *hint, hi, step = 1;
 
 	if (lo >= t->nrow || t->row[lo].addr > addr) {
-		const struct linerow *l = linetab_find(t, addr);
-
-		*hint = l ? (size_t)(l - t->row) : 0;
-		return l;
+		lo = first_above(t, 0, t->nrow, addr);
+	} else {
+		/* row[lo] is at or below addr: steps doubling to a row above it, or the end. */
+		hi = lo + 1;
+		while (hi < t->nrow && t->row[hi].addr <= addr) {
+			lo = hi;
+			step *= 2;
+			hi = step > t->nrow - lo ? t->nrow : lo + step;
+		}
+		lo = first_above(t, lo + 1, hi, addr);
 	}
-	/* row[lo] is at or below addr: steps doubling to a row above it, or the end. */
-	hi = lo + 1;
-	while (hi < t->nrow && t->row[hi].addr <= addr) {
-		lo = hi;
-		step *= 2;
-		hi = step > t->nrow - lo ? t->nrow : lo + step;
-	}
-	/* The first row above addr is in (lo, hi]: row[lo] is at or below it. */
-	lo++;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->row[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*hint = lo - 1;
-	return t->row[lo - 1].end ? NULL : &t->row[lo - 1];
+	*hint = lo ? lo - 1 : 0;
+	return found_row(t, lo);
 }
 
 void linetab_free(struct linetab *t)

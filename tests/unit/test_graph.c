@@ -430,7 +430,7 @@ const char *__lsan_default_options(void)
 	return "print_suppressions=0";
 }
 
-/* Whether two graphs of one report are the same, node for node and edge for edge. */
+/* Whether two graphs (of reports of the same entries) are the same, node for node and edge for edge. */
 static int same_graph(const struct graph *a, const struct graph *b)
 {
 	size_t i;
@@ -439,7 +439,7 @@ static int same_graph(const struct graph *a, const struct graph *b)
 	    a->candidate_edges != b->candidate_edges || a->dropped_edges != b->dropped_edges)
 		return 0;
 	for (i = 0; i < a->nnode; i++)
-		if (a->node[i].entry != b->node[i].entry)
+		if (strcmp(a->node[i].entry->key, b->node[i].entry->key))
 			return 0;
 	for (i = 0; i < a->nedge; i++)
 		if (a->edge[i].src != b->edge[i].src || a->edge[i].dst != b->edge[i].dst ||
@@ -449,24 +449,25 @@ static int same_graph(const struct graph *a, const struct graph *b)
 }
 
 /*
- * 80,000 stacks, the edges counted on two threads: the same graph as on
- * one, with edges met in both halves, in one only, and recursion (a pair
- * counted once per stack); and with many counts near the int64_t limit,
- * whose sums saturate, it stays on one thread and still equals it.
+ * 80,000 stacks kept merged (merge_stacks: one per chain of functions and
+ * sign of count) make the graph the stacks one per sample make, with edges
+ * met in both halves of the profile, in one only, and recursion (a pair
+ * counted once per stack); with many counts near the int64_t limit, whose
+ * sums saturate, they stay one per sample.
  */
-TEST(edges_on_two_threads)
+TEST(edges_of_merged_stacks)
 {
 	struct report_options o;
 	struct graph_options go;
-	size_t big, saved = graph_share_min;
+	size_t big;
 
 	options(&o);
 	o.nodecount = 40;
 	go = gopts(&o);
 	for (big = 0; big < 2; big++) {
 		struct profile *p = new_profile("samples", "count", NULL);
-		struct graph one, two;
-		struct report r;
+		struct graph one, merged;
+		struct report r, m;
 		struct err e;
 		size_t i;
 
@@ -484,23 +485,36 @@ TEST(edges_on_two_threads)
 			uint64_t st[5] = { 0x100000 + i, A + 0x10 * (i % callers),
 					   i % 7 ? A + 0x10 * ((i * 5) % callers) : REC, REC, MAIN };
 			int64_t v = big && i % 3 == 0 ? INT64_MAX / 4 : (int64_t)(i % 9) - 2;
+			char leaf[8];
 
+			snprintf(leaf, sizeof(leaf), "l%zu", i % 5);
+			named_location(p, st[0], leaf, 20, NULL);
 			add_stack(p, st, 5, v);
 		}
-		if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		o.merge_stacks = 0;
+		if (!CHECK(report_build(p, &o, &r, &e) == 0)) {
+			profile_free(p);
 			return;
-		CHECK(r.nstack >= 65536);
-		CHECK_EQ_INT(report_stacks_fit(&r), !big);
-		graph_share_min = SIZE_MAX;
+		}
+		o.merge_stacks = 1;
+		if (!CHECK(report_build(p, &o, &m, &e) == 0)) {
+			report_release(&r);
+			profile_free(p);
+			return;
+		}
+		CHECK_EQ_INT(r.nstack, 80000);
+		if (big)
+			CHECK_EQ_INT(m.nstack, 80000);
+		else
+			CHECK(m.nstack < 8000);
 		CHECK(graph_build(&r, &go, &one, &e) == 0);
-		graph_share_min = 1;
-		CHECK(graph_build(&r, &go, &two, &e) == 0);
+		CHECK(graph_build(&m, &go, &merged, &e) == 0);
 		CHECK(one.candidate_edges > 40);
-		CHECK(same_graph(&one, &two));
+		CHECK(same_graph(&one, &merged));
 		graph_release(&one);
-		graph_release(&two);
-		graph_share_min = saved;
+		graph_release(&merged);
 		report_release(&r);
+		report_release(&m);
 		profile_free(p);
 	}
 }
@@ -515,6 +529,6 @@ int main(void)
 	RUN(dot_reads_back);
 	RUN(dot_no_nodes);
 	RUN(renders);
-	RUN(edges_on_two_threads);
+	RUN(edges_of_merged_stacks);
 	return test_done();
 }

@@ -424,74 +424,6 @@ static int same_graph(const struct vgraph *a, const struct vgraph *b)
 	return 1;
 }
 
-/*
- * Go's graph of 80,000 kept stacks, built on two threads, equals the one
- * built on one: the same sums, and the edges (some met only in the second
- * half, inlined calls among them) in the same order.  The same with some
- * entries left out, whose callers and callees the stacks join around them.
- */
-TEST(graph_on_two_threads)
-{
-	static const char *const fn[] = { "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7" };
-	struct profile *p = new_profile("samples", "count", NULL);
-	struct report_options o = { 0 };
-	struct vgraph one, two;
-	uint8_t *kept;
-	struct report r;
-	struct err e;
-	size_t i, saved = vgraph_share_min;
-
-	named_location(p, MAIN, "main", 10, NULL);
-	named_location(p, INL, "inl", 5, "f3", 11, NULL);
-	named_location(p, B, "f3", 30, "f4", 31, NULL);
-	for (i = 0; i < 8; i++)
-		named_location(p, A + 0x10 * i, fn[i], 20 + (int)i, NULL);
-	for (i = 0; i < 80000; i++) {
-		/*
-		 * A distinct leaf, two of the functions (later ones only in the
-		 * second half; f4 never calls f3 there), main.  f4 calls f3
-		 * inlined in the first half only, and not inlined in the second
-		 * only: the edge is not an inlined call.
-		 */
-		size_t callee = i % (i < 40000 ? 5 : 8), caller = (i * 3) % 8 == 4 ? 5 : (i * 3) % 8;
-		uint64_t st[4] = { 0x100000 + i, A + 0x10 * callee, i % 11 == 0 ? INL : A + 0x10 * caller,
-				   MAIN };
-
-		if (i % 17 == 0 && i < 40000)
-			st[1] = B;
-		else if (i % 17 == 0)
-			st[1] = A + 0x30, st[2] = A + 0x40;
-		add_stack(p, st, 4, (int64_t)(i % 5) - 1);
-	}
-	o.quiet = 1;
-	o.keep_stacks = 1;
-	if (!CHECK(report_build(p, &o, &r, &e) == 0))
-		return;
-	CHECK(r.nstack >= 65536);
-	kept = calloc(r.nentry + 1, 1);
-	for (i = 0; i < r.nentry; i++)
-		kept[i] = strcmp(r.entry[i].key, "f2") != 0 && (i % 3) != 0;
-	vgraph_share_min = SIZE_MAX;
-	vgraph_build(&one, &r, &o, NULL);
-	vgraph_share_min = 1;
-	vgraph_build(&two, &r, &o, NULL);
-	CHECK(one.nedge > 20);
-	CHECK(same_graph(&one, &two));
-	vgraph_release(&one);
-	vgraph_release(&two);
-	vgraph_share_min = SIZE_MAX;
-	vgraph_build(&one, &r, &o, kept);
-	vgraph_share_min = 1;
-	vgraph_build(&two, &r, &o, kept);
-	CHECK(same_graph(&one, &two));
-	vgraph_release(&one);
-	vgraph_release(&two);
-	vgraph_share_min = saved;
-	free(kept);
-	report_release(&r);
-	profile_free(p);
-}
-
 /* Whether two kept stacks have the same chain, and counts of the same sign. */
 static int same_chain(const struct rstack *a, const struct rstack *b)
 {
@@ -565,10 +497,10 @@ TEST(merged_stacks)
 	o.quiet = 1;
 	o.keep_stacks = 1;
 	if (!CHECK(report_build(p, &o, &r, &e) == 0))
-		return;
+		goto out;
 	o.merge_stacks = 1;
 	if (!CHECK(report_build(p, &o, &m, &e) == 0))
-		return;
+		goto out_r;
 	CHECK_EQ_INT(r.nstack, 70000);
 	CHECK(m.nstack > 64 && m.nstack < 1000);
 	CHECK(merged_from(&r, &m));
@@ -617,6 +549,11 @@ TEST(merged_stacks)
 		CHECK_EQ_INT(m.nstack, 2);
 		report_release(&m);
 	}
+	profile_free(p);
+	return;
+out_r:
+	report_release(&r);
+out:
 	profile_free(p);
 }
 
@@ -667,13 +604,13 @@ TEST(pcs_only)
 	o.quiet = 1;
 	o.granularity = GRAN_PCS;
 	if (!CHECK(report_build(p, &o, &all, &e) == 0))
-		return;
+		goto out;
 	o.cache = c;
 	o.pcs_only = 1;
 	o.pcs_range = range;
 	o.npcs_range = 2;
 	if (!CHECK(report_build(p, &o, &only, &e) == 0))
-		return;
+		goto out_all;
 	CHECK_EQ_INT(only.entry[0].address, UINT64_MAX);
 	for (i = 1; i < only.nentry; i++) {
 		const struct entry *x = &only.entry[i], *y = by_address(&all, x->address);
@@ -698,7 +635,9 @@ TEST(pcs_only)
 	o.npcs_range = 0;
 	CHECK(same_with_cache(p, &o, c));
 	CHECK(same_with_cache(p, &o, c));
+out_all:
 	report_release(&all);
+out:
 	report_cache_free(c);
 	profile_free(p);
 }
@@ -730,7 +669,7 @@ TEST(sorted_in_two_halves)
 	}
 	o.quiet = 1;
 	if (!CHECK(report_build(p, &o, &r, &e) == 0))
-		return;
+		goto out;
 	CHECK(r.nentry > 70000);
 	for (cum = 0; cum < 2; cum++) {
 		report_sorted_share_min = SIZE_MAX;
@@ -751,6 +690,7 @@ TEST(sorted_in_two_halves)
 	CHECK_EQ_INT(bad, 0);
 	report_sorted_share_min = saved;
 	report_release(&r);
+out:
 	profile_free(p);
 }
 
@@ -820,7 +760,6 @@ int main(void)
 	RUN(diff_base_total);
 	RUN(report_cache);
 	RUN(kept_stacks_in_sample_order);
-	RUN(graph_on_two_threads);
 	RUN(merged_stacks);
 	RUN(pcs_only);
 	RUN(sorted_in_two_halves);
