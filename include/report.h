@@ -329,6 +329,8 @@ struct report_format {
 	int terminal;
 	/* The extension of the prompt's files ("svg"), when not the name. */
 	const char *ext;
+	/* Reads the code of routines: symbolization keeps the object files for it. */
+	int reads_code;
 };
 
 /* The default format (text.c); the others are known by the table alone. */

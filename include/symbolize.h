@@ -38,7 +38,20 @@ struct symbolize_options {
 	const struct symbol_server *server;
 	/* --add_lib: an object whose mapping (symbolize_add_library) serves its addresses. */
 	const char *add_lib;
+	/*
+	 * Where symbolize_profile leaves the object files it read, for the
+	 * listings of the same profile (--list, --disasm, the prompt's and the
+	 * web UI's) to use instead of reading them again; NULL: it closes them.
+	 */
+	struct symbolize_cache *cache;
 };
+
+/*
+ * An empty cache of object files.  Free it before the profile it was
+ * used for: the names read from the objects are interned there.
+ */
+struct symbolize_cache *symbolize_cache_new(void);
+void symbolize_cache_free(struct symbolize_cache *c);
 
 /*
  * Fills the lines of every location of p, in process: each address is

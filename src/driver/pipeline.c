@@ -395,7 +395,7 @@ int pipeline_run(const struct options *o)
 	struct err e = { { 0 } };
 	const char *program;
 	char **files = o->args;
-	int nfiles = o->nargs, status = 1;
+	int nfiles = o->nargs, status = 1, interactive;
 	char *prefix_buf = NULL;
 	const char **prefixes = NULL;
 
@@ -460,6 +460,10 @@ int pipeline_run(const struct options *o)
 	so.keep_templates = ro->keep_templates;
 	so.server = fetcher_symbols(fetch);
 	so.add_lib = o->add_lib;
+	/* A listing reads the objects again: the prompt and the web UI may list. */
+	interactive = o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO));
+	if (o->http || interactive || (o->format && o->format->reads_code))
+		so.cache = symbolize_cache_new();
 	if (o->add_lib && symbolize_add_library(p, o->add_lib, &e) < 0)
 		warnf("%s", e.msg);
 	if (o->symbolize != SYMBOLIZE_NONE &&
@@ -486,7 +490,7 @@ int pipeline_run(const struct options *o)
 	/* No output format and a terminal to talk to: the prompt, as pprof does. */
 	if (o->http)
 		status = web_run(p, &run);
-	else if (o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO)))
+	else if (interactive)
 		status = interactive_run(p, &run);
 	else if ((status = write_report(&run, p, ro, &e)) == 1)
 		fprintf(stderr, "pprof: %s\n", e.msg);
@@ -494,6 +498,7 @@ done:
 	report_env_release(&env);
 	free(prefixes);
 	free(prefix_buf);
+	symbolize_cache_free(so.cache);
 	profile_free(p);
 	fetcher_free(fetch);
 	return status;

@@ -187,4 +187,5 @@ const struct report_format report_disasm_format = {
 	.arg = "REGEX",
 	.help = "Machine code of routines matching REGEX, with counts per instruction",
 	.write = disasm_write,
+	.reads_code = 1,
 };

@@ -187,4 +187,5 @@ const struct report_format report_list_format = {
 	.arg = "REGEX",
 	.help = "Source of routines matching REGEX, with counts per line",
 	.write = list_write,
+	.reads_code = 1,
 };

@@ -124,13 +124,10 @@ struct dwindex *dwindex_new(Dwfl_Module *mod, struct profile *p, dwindex_symfn s
 	return ix;
 }
 
-void dwindex_free(struct dwindex *ix)
+void dwindex_forget(struct dwindex *ix)
 {
 	size_t i;
 
-	if (!ix)
-		return;
-	lineahead_stop(ix->ahead);
 	for (i = 0; i < ix->nunit; i++) {
 		free(ix->unit[i]->node);
 		free(ix->unit[i]->range);
@@ -139,6 +136,16 @@ void dwindex_free(struct dwindex *ix)
 		linetab_free(&ix->unit[i]->lines);
 		free(ix->unit[i]);
 	}
+	ix->nunit = 0;
+	ix->near = NULL;
+}
+
+void dwindex_free(struct dwindex *ix)
+{
+	if (!ix)
+		return;
+	lineahead_stop(ix->ahead);
+	dwindex_forget(ix);
 	free(ix->unit);
 	free(ix->cus);
 	free(ix->want_dw);

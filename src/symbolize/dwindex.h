@@ -44,6 +44,8 @@ void dwindex_free(struct dwindex *ix);
  * Units read after this keep only the line rows these can find.
  */
 void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n);
+/* Frees the units read so far (after dwindex_want(ix, NULL, 0)): later lookups read them whole. */
+void dwindex_forget(struct dwindex *ix);
 
 /*
  * Fills up to max frames for the object address addr, innermost first, and

@@ -81,13 +81,29 @@ struct function_memo {
 	struct function *f;
 };
 
+/*
+ * The objects sessions have opened, by path, and where the names read
+ * from them are interned (which outlives them).  A session has its own,
+ * or uses symbolize_options' cache: the objects symbolize_profile read,
+ * lent to the listings of the same profile, which need them again.
+ */
+struct objset {
+	struct object **objs;
+	size_t nobjs, cap;
+	struct htab by_path;        /* objs by path: a profile may name many */
+	struct profile *strings;
+};
+
+struct symbolize_cache {
+	const struct profile *prof; /* the profile whose names the objects' are in */
+	struct objset set;
+};
+
 struct symbolizer {
 	const struct profile *prof; /* whose mappings name the objects */
 	struct profile *strings;    /* where names are interned */
 	const struct symbolize_options *o;
-	struct object **objs;
-	size_t nobjs, cap_objs;
-	struct htab objs_by_path;   /* objs by path: a profile may name many */
+	struct objset own, *set;    /* set: own, or the cache's */
 	size_t unreadable;     /* objects that could not be read (warned about) */
 	struct lib *libs;      /* by ascending start; equal starts, the later mapping first */
 	size_t nlibs, cap_libs;
@@ -127,7 +143,10 @@ void prefetch_finish(struct symbolizer *s);
  * Starts a session for prof's mappings and plans their libraries as
  * gperftools pprof does (the program, objects that look like shared
  * libraries, found under --lib_prefix); objects are opened on first use.
- * Names read from them are interned in strings.
+ * Names are interned in strings, those read from objects in the set's.
+ * With o->cache, a session of prof's own names (strings is prof) takes
+ * the cache for its objects, if no other profile has, and later sessions
+ * for prof use them.
  */
 void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct profile *strings,
 		     const struct symbolize_options *o);

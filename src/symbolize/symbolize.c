@@ -69,12 +69,12 @@ static void object_load_syms(struct symbolizer *s, struct object *ob)
 	}
 	if (dbg.len && (ob->nm_fd = open_regular(dbg.buf)) >= 0)
 		ob->nm_elf = elf_begin(ob->nm_fd, ELF_C_READ_MMAP, NULL);
-	if (elfsyms_read(ob->nm_elf ? ob->nm_elf : ob->elf, 0, s->strings, &ob->nm_syms)) {
+	if (elfsyms_read(ob->nm_elf ? ob->nm_elf : ob->elf, 0, s->set->strings, &ob->nm_syms)) {
 		ob->nm_plain = !ob->nm_elf;
 	} else {
 		elfsyms_release(&ob->nm_syms);
 		elfsyms_read(ob->nm_elf ? ob->nm_elf : ob->elf, ELFSYMS_DYNAMIC | ELFSYMS_VERSIONS,
-			     s->strings, &ob->nm_syms);
+			     s->set->strings, &ob->nm_syms);
 	}
 	bounds_build(&ob->nm_syms, &ob->bounds);
 	sb_release(&dbg);
@@ -94,12 +94,12 @@ void object_dwarf(struct symbolizer *s, struct object *ob)
 	if (dw) {
 		Elf *de = dwarf_getelf(dw);
 
-		ob->dw = dwindex_new(ob->mod, s->strings, function_symbol, ob);
+		ob->dw = dwindex_new(ob->mod, s->set->strings, function_symbol, ob);
 		if (de && de != ob->elf)
 			dwfl_module_info(ob->mod, NULL, NULL, NULL, NULL, NULL, NULL, &ob->debug_file);
 		/* DWARF in the object itself: de is libdwfl's handle of the same file. */
 		if (de && de != ob->elf && de != dwfl_module_getelf(ob->mod, &bias)) {
-			if (elfsyms_read(de, 0, s->strings, &ob->fn_syms))
+			if (elfsyms_read(de, 0, s->set->strings, &ob->fn_syms))
 				ob->fn_elf = de;
 			else
 				elfsyms_release(&ob->fn_syms);
@@ -112,9 +112,9 @@ void object_dwarf(struct symbolizer *s, struct object *ob)
 			ob->fn_syms = ob->nm_syms;
 			ob->fn_syms.sym = xmalloc(ob->nm_syms.n * sizeof(*ob->fn_syms.sym));
 			memcpy(ob->fn_syms.sym, ob->nm_syms.sym, ob->nm_syms.n * sizeof(*ob->fn_syms.sym));
-		} else if (!elfsyms_read(ob->elf, 0, s->strings, &ob->fn_syms)) {
+		} else if (!elfsyms_read(ob->elf, 0, s->set->strings, &ob->fn_syms)) {
 			elfsyms_release(&ob->fn_syms);
-			elfsyms_read(ob->elf, ELFSYMS_DYNAMIC, s->strings, &ob->fn_syms);
+			elfsyms_read(ob->elf, ELFSYMS_DYNAMIC, s->set->strings, &ob->fn_syms);
 		}
 	}
 }
@@ -189,21 +189,22 @@ static int warn_unreadable(struct symbolizer *s)
 
 static struct object *object_get(struct symbolizer *s, const char *path, const struct mapping *mp)
 {
+	struct objset *set = s->set;
 	struct object *ob;
 	uint64_t h = hash_bytes(path, strlen(path));
 	size_t i;
 	int mismatch = 0;
 
-	HTAB_FIND(&s->objs_by_path, h, i, !strcmp(s->objs[s->objs_by_path.slot[i].idx - 1]->path, path));
-	if (s->objs_by_path.slot[i].idx)
-		return s->objs[s->objs_by_path.slot[i].idx - 1];
+	HTAB_FIND(&set->by_path, h, i, !strcmp(set->objs[set->by_path.slot[i].idx - 1]->path, path));
+	if (set->by_path.slot[i].idx)
+		return set->objs[set->by_path.slot[i].idx - 1];
 	ob = xcalloc(1, sizeof(*ob));
 	ob->path = xstrdup(path);
 	ob->nm_fd = -1;
-	ob->order = s->nobjs;
-	GROW(s->objs, s->cap_objs, s->nobjs + 1);
-	s->objs[s->nobjs++] = ob;
-	htab_insert(&s->objs_by_path, i, h, (uint32_t)s->nobjs);
+	ob->order = set->nobjs;
+	GROW(set->objs, set->cap, set->nobjs + 1);
+	set->objs[set->nobjs++] = ob;
+	htab_insert(&set->by_path, i, h, (uint32_t)set->nobjs);
 	ob->fd = open_regular(path);
 	if (ob->fd >= 0 && !object_is_mapping(path, mp, s->quiet)) {
 		close(ob->fd);
@@ -706,8 +707,43 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 	s->prof = prof;
 	s->strings = strings;
 	s->o = o;
-	htab_init(&s->objs_by_path, 64);
+	s->set = &s->own;
+	s->own.strings = strings;
+	htab_init(&s->own.by_path, 64);
+	if (o->cache && !o->cache->prof && strings == prof)
+		o->cache->prof = prof;
+	if (o->cache && o->cache->prof == prof) {
+		s->set = &o->cache->set;
+		s->set->strings = (struct profile *)prof;
+	}
 	symbolizer_plan(s);
+}
+
+struct symbolize_cache *symbolize_cache_new(void)
+{
+	struct symbolize_cache *c = xcalloc(1, sizeof(*c));
+
+	htab_init(&c->set.by_path, 64);
+	return c;
+}
+
+static void objset_release(struct objset *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->nobjs; i++)
+		object_free(set->objs[i]);
+	free(set->objs);
+	htab_release(&set->by_path);
+	memset(set, 0, sizeof(*set));
+}
+
+void symbolize_cache_free(struct symbolize_cache *c)
+{
+	if (!c)
+		return;
+	objset_release(&c->set);
+	free(c);
 }
 
 /* addr2line -f -i -C for one object address: frames innermost first. */
@@ -856,8 +892,8 @@ static void verbose_summary(struct symbolizer *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nobjs; i++) {
-		struct object *ob = s->objs[i];
+	for (i = 0; i < s->set->nobjs; i++) {
+		struct object *ob = s->set->objs[i];
 
 		fprintf(stderr, "pprof: object '%s': %s", ob->path, ob->ok ? "read" : "unreadable");
 		if (ob->ok) {
@@ -951,7 +987,7 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 	for (i = 0; i < nwork; i++)
 		addrs[i] = work[i].addr;
 	for (i = 0; i < nwork; i++) {
-		struct object *ob = s->objs[work[i].order];
+		struct object *ob = s->set->objs[work[i].order];
 
 		/* In address order the locations are scattered: hint the ones ahead. */
 		if (i + 8 < nwork)
@@ -969,10 +1005,19 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		symbolize_pc(s, ob, p->location[work[i].loc], work[i].addr, &tmp);
 	}
 	prefetch_finish(s);
-	/* The objects outlive addrs: units read after this keep every row. */
-	for (i = 0; i < s->nobjs; i++)
-		if (s->objs[i]->dw)
-			dwindex_want(s->objs[i]->dw, NULL, 0);
+	/*
+	 * The objects outlive addrs: units read after this keep every row.
+	 * Kept for listings, they forget the units read so far, which have
+	 * only the rows of these addresses.
+	 */
+	for (i = 0; i < s->set->nobjs; i++) {
+		struct dwindex *dw = s->set->objs[i]->dw;
+
+		if (dw)
+			dwindex_want(dw, NULL, 0);
+		if (dw && s->set != &s->own)
+			dwindex_forget(dw);
+	}
 	free(addrs);
 	free(work);
 	sb_release(&tmp);
@@ -1003,10 +1048,7 @@ void symbolizer_release(struct symbolizer *s)
 		warnf("%zu more objects could not be read; their addresses stay unsymbolized",
 		      s->unreadable - MAX_UNREADABLE_WARNINGS);
 
-	for (i = 0; i < s->nobjs; i++)
-		object_free(s->objs[i]);
-	free(s->objs);
-	htab_release(&s->objs_by_path);
+	objset_release(&s->own);
 	libs_release(s);
 	free(s->libs);
 	memset(s, 0, sizeof(*s));

@@ -102,11 +102,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (symbolize_check_program(path, &e) < 0)
 		goto out;
 
+	/* The listings use the objects symbolization read, as on the command line. */
 	p = cpu_profile(path);
+	so.cache = symbolize_cache_new();
 	symbolize_profile(p, &so, &e);
 	fuzz_report(p, &reader_gperf, &so, lines);
 	fuzz_report(p, &reader_gperf, &so, list);
 	fuzz_report(p, &reader_gperf, &so, disasm);
+	symbolize_cache_free(so.cache);
+	so.cache = NULL;
 	profile_free(p);
 
 	p = profile_new();

@@ -40,9 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	so.program = rd->fit ? rd->fit(p, program) : program;
+	/* As the command line keeps them for --list: the objects symbolization read. */
+	so.cache = symbolize_cache_new();
 	if ((rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) == 0)
 		for (i = 0; i < sizeof(reports) / sizeof(reports[0]); i++)
 			fuzz_report(p, rd, &so, reports[i]);
+	symbolize_cache_free(so.cache);
 	profile_free(p);
 	return 0;
 }

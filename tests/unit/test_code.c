@@ -1,0 +1,154 @@
+/* test_code.c - unit tests for listing sessions (include/code.h) over symbolization's objects. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "code.h"
+#include "harness.h"
+#include "objects.h"
+#include "profile.h"
+#include "regex.h"
+#include "symbolize.h"
+
+/* testdata/golden/prog: a static program; main, mid and leaf_a, as gperftools saw them. */
+static char prog[4096];
+static const uint64_t stack_pcs[] = { 0x4016c2, 0x401762, 0x401527 };
+
+static struct profile *profile_of_prog(void)
+{
+	static const char *const types[] = { "samples", "count" };
+	struct location *stack[3];
+	struct profile *p = profile_new();
+	int64_t v = 5;
+	size_t i;
+
+	profile_set_sample_types(p, 1, types);
+	p->default_sample_type = p->sample_type[0].type;
+	for (i = 0; i < 3; i++)
+		stack[i] = profile_location(p, stack_pcs[i]);
+	profile_add_sample(p, stack, 3, &v);
+	return p;
+}
+
+/* One session's listing: every routine with samples, and its instructions. */
+struct listing {
+	struct routine *r;
+	size_t nr;
+	struct code_insn *ins[8];
+	long nins[8];
+};
+
+static void list_all(struct code *c, struct listing *l)
+{
+	static const uint64_t addr[] = { 0x401527, 0x4016c2, 0x401762 };
+	struct regex *re = regex_compile(".", "test", NULL);
+	struct err e;
+	size_t i;
+
+	memset(l, 0, sizeof(*l));
+	l->nr = code_routines(c, re, addr, 3, &l->r);
+	for (i = 0; i < l->nr && i < 8; i++)
+		l->nins[i] = code_disassemble(c, &l->r[i], DECODE_ATT, &l->ins[i], &e);
+	regex_free(re);
+}
+
+static void listing_free(struct listing *l)
+{
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		free(l->ins[i]);
+	free(l->r);
+}
+
+/*
+ * A listing over the objects symbolization kept reads nothing again and
+ * shows what one over objects of its own does: the units symbolization
+ * read had line rows for the profile's three addresses only, and every
+ * other instruction's line comes from the unit read again whole.
+ */
+TEST(listing_uses_symbolization_objects)
+{
+	struct symbolize_options kept = { .program = prog }, own = { .program = prog };
+	struct profile *p = profile_of_prog();
+	struct listing a, b;
+	struct code *ca, *cb;
+	struct err e;
+	size_t i, lines = 0;
+	long k;
+
+	kept.cache = symbolize_cache_new();
+	if (!CHECK(symbolize_profile(p, &kept, &e) == 0))
+		return;
+	CHECK_EQ_INT(kept.cache->prof == p, 1);
+	CHECK_EQ_INT(kept.cache->set.nobjs, 1);
+	CHECK_STR(p->location[1]->line[p->location[1]->nline - 1].function->name, "mid");
+	ca = code_open(p, &kept);
+	cb = code_open(p, &own);
+	list_all(ca, &a);
+	list_all(cb, &b);
+	CHECK_EQ_INT(kept.cache->set.nobjs, 1);
+	CHECK_EQ_INT(a.nr, 3);
+	if (CHECK_EQ_INT(a.nr, b.nr)) {
+		for (i = 0; i < a.nr; i++) {
+			CHECK_STR(a.r[i].short_name, b.r[i].short_name);
+			if (!CHECK(a.nins[i] > 0 && a.nins[i] == b.nins[i]))
+				continue;
+			for (k = 0; k < a.nins[i]; k++) {
+				const struct code_insn *x = &a.ins[i][k], *y = &b.ins[i][k];
+
+				if (x->addr != y->addr || strcmp(x->text, y->text) ||
+				    strcmp(x->top_file, y->top_file) || x->top_line != y->top_line ||
+				    strcmp(x->file, y->file) || x->line != y->line) {
+					CHECK(!"same instruction and lines");
+					TEST_NOTE("    %#llx: %s:%d, %s:%d", (unsigned long long)x->addr,
+						  x->top_file, x->top_line, y->top_file, y->top_line);
+					break;
+				}
+				lines += x->top_line > 0;
+			}
+		}
+	}
+	/* Most instructions have a line of their own. */
+	CHECK(lines > 20);
+	listing_free(&a);
+	listing_free(&b);
+	code_close(ca);
+	code_close(cb);
+	/* The cache outlives its sessions. */
+	CHECK_EQ_INT(kept.cache->set.nobjs, 1);
+	symbolize_cache_free(kept.cache);
+	profile_free(p);
+}
+
+/* A session for another profile reads the objects itself; the cache stays the first's. */
+TEST(cache_belongs_to_one_profile)
+{
+	struct symbolize_options o = { .program = prog };
+	struct profile *p = profile_of_prog(), *q = profile_of_prog();
+	struct err e;
+
+	o.cache = symbolize_cache_new();
+	CHECK(symbolize_profile(p, &o, &e) == 0);
+	CHECK(symbolize_profile(q, &o, &e) == 0);
+	CHECK(o.cache->prof == p);
+	CHECK_EQ_INT(o.cache->set.nobjs, 1);
+	CHECK_STR(q->location[1]->line[q->location[1]->nline - 1].function->name, "mid");
+	symbolize_cache_free(o.cache);
+	profile_free(p);
+	profile_free(q);
+}
+
+int main(void)
+{
+	const char *td = getenv("TESTDATA");
+
+	snprintf(prog, sizeof(prog), "%s/golden/prog", td && *td ? td : "testdata");
+	if (access(prog, R_OK) != 0) {
+		printf("skip - %s is not here\n", prog);
+		return 0;
+	}
+	RUN(listing_uses_symbolization_objects);
+	RUN(cache_belongs_to_one_profile);
+	return test_done();
+}
