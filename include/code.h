@@ -74,5 +74,11 @@ struct code_insn {
  */
 long code_disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,
 		      struct code_insn **out, struct err *e);
+/*
+ * code_disassemble for the source lines alone (what --list reads): the
+ * same instructions and top_file and top_line, but no text ("") and no
+ * objdump location ("" and -1), which are not looked for.
+ */
+long code_lines(struct code *c, const struct routine *r, struct code_insn **out, struct err *e);
 
 #endif

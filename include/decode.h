@@ -31,6 +31,13 @@ struct decoder;
 struct decoder *decoder_new(Elf *elf, enum decode_syntax syntax, struct err *e);
 void decoder_free(struct decoder *d);
 
+/*
+ * Makes d find where instructions start and end, and no more: their text
+ * stays empty ("(bad)" excepted), and capstone makes no details of them
+ * where no delay slot needs them.
+ */
+void decoder_bounds_only(struct decoder *d);
+
 struct insn {
 	uint64_t addr;      /* object address */
 	uint32_t size;      /* bytes, at least 1 */

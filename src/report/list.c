@@ -39,7 +39,7 @@ static int list_routine(FILE *out, struct annotation *a, const struct routine *r
 			struct sources *srcs, struct err *e)
 {
 	struct code_insn *ins;
-	long n = code_disassemble(a->code, rt, DECODE_ATT, &ins, e);
+	long n = code_lines(a->code, rt, &ins, e);
 	const char *filename;
 	const struct source *src;
 	struct counts *per = NULL;
@@ -69,11 +69,14 @@ static int list_routine(FILE *out, struct annotation *a, const struct routine *r
 	first = ins[0].top_line;
 	oldlast = last;
 	src = sources_get(srcs, filename);
-	/* The last line extends over what is indented at least as deep as the first. */
+	/*
+	 * The last line extends over what is indented at least as deep as the
+	 * first.  (last is at least first: nothing before first counts.)
+	 */
 	if (src->text) {
 		int first_indent = -1;
 
-		for (l = 1; l <= (int)src->nline; l++) {
+		for (l = first > 1 ? first : 1; l <= (int)src->nline; l++) {
 			int ind = indentation(src->line[l]);
 
 			if (l >= first && first_indent < 0 && ind >= 0) {
@@ -122,8 +125,8 @@ static int list_routine(FILE *out, struct annotation *a, const struct routine *r
 	report_value(&a->r, total_cum, c, sizeof(c));
 	fprintf(out, "ROUTINE ====================== %s in %s\n%6s %6s Total %s (flat / cumulative)\n",
 		rt->short_name, clean_file_name(filename), f, c, annotation_unit(a));
-	/* Without the source, only the routine's lines (and 5 before them) are looked at. */
-	for (l = src->text || first <= 6 ? 1 : first - 5;; l++) {
+	/* From 5 lines before the routine's to 5 after (or its last, if further). */
+	for (l = first <= 6 ? 1 : first - 5;; l++) {
 		const char *text;
 
 		if (src->text) {
@@ -139,8 +142,8 @@ static int list_routine(FILE *out, struct annotation *a, const struct routine *r
 				continue;
 			text = "";
 		}
-		if (l < first - 5 || (l > oldlast + 5 && l > last))
-			continue;
+		if (l > oldlast + 5 && l > last)
+			break;
 		if (l == first)
 			fputs("---\n", out);
 		annotation_value(a, l >= first && l <= last ? per[l - first].flat : 0, f, sizeof(f));

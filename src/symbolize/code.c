@@ -20,7 +20,7 @@ struct listed {
 	unsigned plan;             /* the plan that met it last, which set its rank */
 	const struct elfsyms *syms;
 	struct bounds own;         /* their bounds when they are not nm's */
-	struct decoder *dec[2];    /* per syntax, made on first use */
+	struct decoder *dec[3];    /* per syntax, and for bounds only; made on first use */
 };
 
 struct code {
@@ -30,6 +30,9 @@ struct code {
 	struct listed *obj;        /* in the order they were opened */
 	size_t nobj, cap_obj;
 	unsigned plans;            /* calls of plan_objects */
+	/* code_disassemble's decoded instructions, kept for the next routine */
+	struct insn *insn;
+	size_t cap_insn;
 };
 
 struct code *code_open(const struct profile *p, const struct symbolize_options *o)
@@ -52,9 +55,11 @@ void code_close(struct code *c)
 	for (i = 0; i < c->nobj; i++) {
 		decoder_free(c->obj[i].dec[0]);
 		decoder_free(c->obj[i].dec[1]);
+		decoder_free(c->obj[i].dec[2]);
 		bounds_release(&c->obj[i].own);
 	}
 	free(c->obj);
+	free(c->insn);
 	symbolizer_release(&c->s);
 	profile_free(c->strings);
 	free(c);
@@ -360,23 +365,27 @@ static void objdump_line(struct objdump_lines *st, struct object *ob, const stru
 	st->prev_disc = disc;
 }
 
-long code_disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,
-		      struct code_insn **out, struct err *e)
+/* code_disassemble, or code_lines when lines_only. */
+static long disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,
+			int lines_only, struct code_insn **out, struct err *e)
 {
 	struct listed *l = &c->obj[r->object];
 	struct objdump_lines st = { NULL, 0, 0, "", -1 };
-	struct insn *v = NULL;
-	size_t nv = 0, cap = 0, i;
+	struct insn *v;
+	size_t nv = 0, i;
 	struct code_insn *ci;
-	int k = syntax == DECODE_INTEL;
+	int k = lines_only ? 2 : syntax == DECODE_INTEL;
 
 	*out = NULL;
-	if (!l->dec[k] && !(l->dec[k] = decoder_new(l->ob->elf, syntax, e)))
-		return err_prefix(e, "'%s'", l->ob->path);
-	if (decode_range(l, l->dec[k], r->start, r->end, &v, &nv, &cap, e) < 0) {
-		free(v);
-		return -1;
+	if (!l->dec[k]) {
+		if (!(l->dec[k] = decoder_new(l->ob->elf, syntax, e)))
+			return err_prefix(e, "'%s'", l->ob->path);
+		if (lines_only)
+			decoder_bounds_only(l->dec[k]);
 	}
+	if (decode_range(l, l->dec[k], r->start, r->end, &c->insn, &nv, &c->cap_insn, e) < 0)
+		return -1;
+	v = c->insn;
 	ci = xcalloc(nv + 1, sizeof(*ci));
 	for (i = 0; i < nv; i++) {
 		struct frame fr[MAX_FRAMES];
@@ -391,16 +400,32 @@ long code_disassemble(struct code *c, const struct routine *r, enum decode_synta
 		 * last instruction owns no samples.  Kept, for equal numbers.
 		 */
 		ci[i].end = i + 1 < nv ? v[i + 1].addr + r->adjust : r->end;
-		ci[i].text = profile_intern(c->strings, v[i].text);
-		objdump_line(&st, l->ob, &fr[0], v[i].addr);
-		ci[i].file = st.file;
-		ci[i].line = st.line;
+		if (lines_only) {
+			ci[i].text = "";
+			ci[i].file = "";
+			ci[i].line = -1;
+		} else {
+			ci[i].text = profile_intern(c->strings, v[i].text);
+			objdump_line(&st, l->ob, &fr[0], v[i].addr);
+			ci[i].file = st.file;
+			ci[i].line = st.line;
+		}
 		if (nf > MAX_FRAMES)
 			nf = MAX_FRAMES;
 		ci[i].top_file = fr[nf - 1].file ? fr[nf - 1].file : "??";
 		ci[i].top_line = fr[nf - 1].line;
 	}
-	free(v);
 	*out = ci;
 	return (long)nv;
+}
+
+long code_disassemble(struct code *c, const struct routine *r, enum decode_syntax syntax,
+		      struct code_insn **out, struct err *e)
+{
+	return disassemble(c, r, syntax, 0, out, e);
+}
+
+long code_lines(struct code *c, const struct routine *r, struct code_insn **out, struct err *e)
+{
+	return disassemble(c, r, DECODE_ATT, 1, out, e);
 }

@@ -16,6 +16,7 @@ struct decoder {
 	unsigned bad_size;  /* bytes that one "(bad)" covers: the smallest instruction */
 	bool delay_slots;   /* MIPS, SPARC: the instruction after a branch is its delay slot */
 	uint64_t addr_mask; /* branch targets wrap at the address width */
+	bool no_text;       /* decoder_bounds_only */
 };
 
 /* ---- Architecture from the ELF header ---- */
@@ -157,6 +158,13 @@ struct decoder *decoder_new(Elf *elf, enum decode_syntax syntax, struct err *e)
 	return d;
 }
 
+void decoder_bounds_only(struct decoder *d)
+{
+	d->no_text = true;
+	if (!d->delay_slots)
+		cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_OFF);
+}
+
 void decoder_free(struct decoder *d)
 {
 	if (!d)
@@ -287,8 +295,10 @@ static void join_fwait(struct decoder *d, const uint8_t *code, size_t n, uint64_
 	    code[1] < 0xd8 || code[1] > 0xdf || len + 2 >= sizeof(in->text) ||
 	    !cs_disasm_iter(d->cs, &p, &left, &a, d->insn))
 		return;
-	memcpy(in->text + len, "; ", 3);
-	format_insn(d, d->insn, sym, ctx, in->text + len + 2, sizeof(in->text) - len - 2);
+	if (!d->no_text) {
+		memcpy(in->text + len, "; ", 3);
+		format_insn(d, d->insn, sym, ctx, in->text + len + 2, sizeof(in->text) - len - 2);
+	}
 	in->size += d->insn->size;
 }
 
@@ -333,7 +343,9 @@ size_t decode(struct decoder *d, const uint8_t *code, size_t n, uint64_t addr, d
 		in->addr = addr;
 		if (cs_disasm_iter(d->cs, &p, &left, &a, d->insn)) {
 			in->size = d->insn->size;
-			format_insn(d, d->insn, sym, ctx, in->text, sizeof(in->text));
+			in->text[0] = 0;
+			if (!d->no_text)
+				format_insn(d, d->insn, sym, ctx, in->text, sizeof(in->text));
 			join_fwait(d, code, n, addr, sym, ctx, in);
 			delay_slot = d->delay_slots && is_branch(d, d->insn);
 		} else {

@@ -1,4 +1,4 @@
-/* test_code.c - unit tests for listing sessions (include/code.h) over symbolization's objects. */
+/* test_code.c - unit tests for listing sessions (include/code.h): symbolization's objects, --list's lines. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -121,6 +121,49 @@ TEST(listing_uses_symbolization_objects)
 	profile_free(p);
 }
 
+/* --list's instructions: code_disassemble's, their lines and ends, without text. */
+TEST(lines_are_disassembly_without_text)
+{
+	struct symbolize_options o = { .program = prog };
+	struct profile *p = profile_of_prog();
+	struct listing a;
+	struct code *c;
+	struct err e;
+	size_t i;
+	long k, n;
+
+	o.cache = symbolize_cache_new();
+	CHECK(symbolize_profile(p, &o, &e) == 0);
+	c = code_open(p, &o);
+	list_all(c, &a);
+	CHECK_EQ_INT(a.nr, 3);
+	for (i = 0; i < a.nr && i < 8; i++) {
+		struct code_insn *ins;
+
+		n = code_lines(c, &a.r[i], &ins, &e);
+		if (!CHECK_EQ_INT(n, a.nins[i]))
+			continue;
+		for (k = 0; k < n; k++) {
+			const struct code_insn *x = &ins[k], *y = &a.ins[i][k];
+
+			if (x->addr != y->addr || x->end != y->end || x->objaddr != y->objaddr ||
+			    strcmp(x->top_file, y->top_file) || x->top_line != y->top_line ||
+			    x->text[0] || x->file[0] || x->line != -1 || !y->text[0]) {
+				CHECK(!"the instruction, its line, no text");
+				TEST_NOTE("    %#llx: '%s' %s:%d", (unsigned long long)x->addr, x->text,
+					  x->top_file, x->top_line);
+				break;
+			}
+		}
+		CHECK_EQ_INT(k, n);
+		free(ins);
+	}
+	listing_free(&a);
+	code_close(c);
+	symbolize_cache_free(o.cache);
+	profile_free(p);
+}
+
 /* A session for another profile reads the objects itself; the cache stays the first's. */
 TEST(cache_belongs_to_one_profile)
 {
@@ -149,6 +192,7 @@ int main(void)
 		return 0;
 	}
 	RUN(listing_uses_symbolization_objects);
+	RUN(lines_are_disassembly_without_text);
 	RUN(cache_belongs_to_one_profile);
 	return test_done();
 }

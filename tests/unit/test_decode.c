@@ -770,6 +770,66 @@ TEST(random_bytes)
 	}
 }
 
+/*
+ * A decoder for bounds only (--list's) ends instructions where a whole
+ * one does, fwaits joined, MIPS and SPARC delay slots kept, and makes no
+ * text.
+ */
+TEST(bounds_only)
+{
+	static const struct { int machine, class, data; } m[] = {
+		{ EM_X86_64, ELFCLASS64, ELFDATA2LSB }, { EM_386, ELFCLASS32, ELFDATA2LSB },
+		{ EM_AARCH64, ELFCLASS64, ELFDATA2LSB }, { EM_MIPS, ELFCLASS32, ELFDATA2MSB },
+		{ EM_SPARCV9, ELFCLASS64, ELFDATA2MSB }, { EM_S390, ELFCLASS64, ELFDATA2MSB },
+	};
+	static const char *const fixed[] = {
+		"9b d9 7c 24 02 c3",            /* x86: fwait fnstcw, ret */
+		"10800002 00000000 00000000 00000000 03e00008", /* MIPS: a branch, zeros in its slot */
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(m); i++) {
+		struct decoder *d = new_decoder(m[i].machine, m[i].class, m[i].data, 0, DECODE_ATT);
+		struct decoder *b = new_decoder(m[i].machine, m[i].class, m[i].data, 0, DECODE_ATT);
+		int differ = 0, texts = 0;
+
+		TEST_NOTE("machine %d", m[i].machine);
+		if (!CHECK(d && b)) {
+			decoder_free(d);
+			decoder_free(b);
+			continue;
+		}
+		decoder_bounds_only(b);
+		for (int r = 0; r < 2000 + (int)ARRAY_SIZE(fixed); r++) {
+			size_t n, nv = 0, cap = 0, nb = 0, capb = 0;
+			struct insn *v = NULL, *w = NULL;
+			uint8_t *code;
+
+			if (r < (int)ARRAY_SIZE(fixed)) {
+				code = unhex(fixed[r], &n);
+			} else {
+				n = 1 + rng() % 48;
+				code = xmalloc(n);
+				for (size_t k = 0; k < n; k++)
+					code[k] = rng() % 3 ? (uint8_t)rng() : 0;
+			}
+			decode(d, code, n, 0x1000, test_lookup, NULL, &v, &nv, &cap);
+			decode(b, code, n, 0x1000, test_lookup, NULL, &w, &nb, &capb);
+			differ += nv != nb;
+			for (size_t k = 0; k < nv && k < nb; k++) {
+				differ += v[k].addr != w[k].addr || v[k].size != w[k].size;
+				texts += w[k].text[0] && strcmp(w[k].text, "(bad)");
+			}
+			free(v);
+			free(w);
+			free(code);
+		}
+		CHECK_EQ_INT(differ, 0);
+		CHECK_EQ_INT(texts, 0);
+		decoder_free(d);
+		decoder_free(b);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -783,5 +843,6 @@ int main(int argc, char **argv)
 	RUN(other_machines);
 	RUN(machines);
 	RUN(random_bytes);
+	RUN(bounds_only);
 	return test_done();
 }
