@@ -710,12 +710,12 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 	s->set = &s->own;
 	s->own.strings = strings;
 	htab_init(&s->own.by_path, 64);
-	if (o->cache && !o->cache->prof && strings == prof)
+	if (o->cache && !o->cache->prof && strings == prof) {
 		o->cache->prof = prof;
-	if (o->cache && o->cache->prof == prof) {
-		s->set = &o->cache->set;
-		s->set->strings = (struct profile *)prof;
+		o->cache->set.strings = strings;
 	}
+	if (o->cache && o->cache->prof == prof)
+		s->set = &o->cache->set;
 	symbolizer_plan(s);
 }
 
