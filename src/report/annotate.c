@@ -178,6 +178,7 @@ void sources_init(struct sources *s, const struct report_options *o)
 	memset(s, 0, sizeof(*s));
 	s->search = o->source_path;
 	s->trim = o->trim_path;
+	htab_init(&s->by_name, 16);
 }
 
 void sources_release(struct sources *s)
@@ -189,6 +190,7 @@ void sources_release(struct sources *s)
 		free(s->v[i].line);
 	}
 	free(s->v);
+	htab_release(&s->by_name);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -366,13 +368,15 @@ static void split_lines(struct source *src, size_t len)
 const struct source *sources_get(struct sources *s, const char *name)
 {
 	struct source *src;
+	uint64_t h = hash_bytes(name, strlen(name));
 	size_t i, len = 0;
 
-	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i].name, name))
-			return &s->v[i];
+	HTAB_FIND(&s->by_name, h, i, !strcmp(s->v[s->by_name.slot[i].idx - 1].name, name));
+	if (s->by_name.slot[i].idx)
+		return &s->v[s->by_name.slot[i].idx - 1];
 	GROW(s->v, s->cap, s->n + 1);
 	src = &s->v[s->n++];
+	htab_insert(&s->by_name, i, h, (uint32_t)s->n);
 	memset(src, 0, sizeof(*src));
 	src->name = name;
 	src->text = name[0] ? find_source(s, name, &len) : NULL;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "code.h"
+#include "htab.h"
 #include "report.h"
 
 /*
@@ -62,6 +63,7 @@ struct sources {
 	const char *search, *trim;
 	struct source *v;
 	size_t n, cap;
+	struct htab by_name;   /* v by name: a listing of many routines asks each */
 };
 
 void sources_init(struct sources *s, const struct report_options *o);
