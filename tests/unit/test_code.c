@@ -41,8 +41,8 @@ struct listing {
 static void list_all(struct code *c, struct listing *l)
 {
 	static const uint64_t addr[] = { 0x401527, 0x4016c2, 0x401762 };
-	struct regex *re = regex_compile(".", "test", NULL);
 	struct err e;
+	struct regex *re = regex_compile(".", "test", &e);
 	size_t i;
 
 	memset(l, 0, sizeof(*l));
