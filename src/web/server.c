@@ -433,8 +433,12 @@ int web_run(const struct profile *p, const struct options *o)
 	/* Joins the server's thread and closes the listening socket, which it owns. */
 	mhd.stop_daemon(d);
 	report_cache_free(s.web.base.report.cache);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	/*
+	 * The handler stays: another stop signal while pprof frees what it
+	 * made must not kill it (timeout(1), stopped, signals the command and
+	 * then its whole process group, two signals that a loaded machine can
+	 * set apart by milliseconds).
+	 */
 	fprintf(stderr, "pprof: web UI stopped\n");
 	return 0;
 }
