@@ -1492,11 +1492,13 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 	if (!nc)
 		return;
 	chain = rd->chain;
-	/* A stack met before: its entries are known (and were seen). */
+	/*
+	 * A stack met before: only its count grows (sums_of_merged adds each
+	 * merged stack's count to the sums once, at the end).
+	 */
 	if (rd->merged.slot) {
 		h = stack_hash(chain, nc, w->count);
 		if ((rs = same_stack(rd, chain, nc, w->count, h, &slot))) {
-			add_counts(rd, rs->entry, rs->n, w->count);
 			rs->count += w->count; /* cannot overflow: reduce_all checked */
 			return;
 		}
@@ -1507,9 +1509,10 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 		seen[chain[j]] = stamp;
 		path[np++] = chain[j];
 	}
-	add_counts(rd, path, np, w->count);
 	if (rd->merged.slot)
 		htab_insert(&rd->merged, slot, h, (uint32_t)rd->nstack + 1);
+	else
+		add_counts(rd, path, np, w->count);
 	rs = &rd->stack[rd->nstack++];
 	rs->n = np;
 	rs->count = w->count;
@@ -1819,6 +1822,21 @@ static void hint(const struct builder *b, size_t i, size_t to, int filter)
 	}
 }
 
+/*
+ * merge_stacks: each merged stack's count added to the sums, as its
+ * samples' counts would have been one by one: merging is only done when
+ * no sum can saturate, so the order does not matter.
+ */
+static void sums_of_merged(struct reducer *rd)
+{
+	size_t i;
+
+	if (!rd->merged.slot)
+		return;
+	for (i = 0; i < rd->nstack; i++)
+		add_counts(rd, rd->stack[i].entry, rd->stack[i].n, rd->stack[i].count);
+}
+
 static void *reduce_range(void *arg)
 {
 	struct reducer *rd = arg;
@@ -1843,6 +1861,7 @@ static void *reduce_range(void *arg)
 		else
 			reduce_stack(rd, &w, (uint32_t)(i + 1));
 	}
+	sums_of_merged(rd);
 	return NULL;
 }
 
