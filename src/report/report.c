@@ -28,6 +28,7 @@ struct fninfo {
 	const char *over;      /* "short@addr" when pprof finds the short name ambiguous */
 	uint32_t key[2];       /* --functions entry + 1, plain and "(inline)"; 0 = not yet */
 	uint8_t outer;         /* the outermost frame of some location */
+	uint8_t unknown;       /* the short name is "??" */
 	uint8_t uninteresting; /* a name RemoveUninterestingFrames drops */
 	uint8_t matches[2];    /* whether --focus, --ignore match the short name: 0 = not yet, 1 no, 2 yes */
 };
@@ -345,9 +346,9 @@ static const struct fltable *fl_table(struct builder *b)
 {
 	const struct profile *p = b->p;
 	struct fltable *t;
-	const struct line **line = NULL;   /* per number, a line with it */
+	struct line *line = NULL;   /* per number, a copy of its line: probes stay off the locations */
 	struct htab index;
-	size_t i, ntriple = 0, cap = 0;
+	size_t i, ntriple = 0, cap = 0, cap_id = 0;
 
 	if (b->fl)
 		return b->fl;
@@ -355,11 +356,10 @@ static const struct fltable *fl_table(struct builder *b)
 		return b->fl = b->cache->fl;
 	t = xcalloc(1, sizeof(*t));
 	t->first = xcalloc(p->nlocation + 1, sizeof(*t->first));
-	for (i = 0; i < p->nlocation; i++)
-		ntriple += p->location[i]->nline;
-	t->id = xcalloc(ntriple + 1, sizeof(*t->id));
+	/* Sized as it goes: counting first would walk the locations twice. */
+	GROW(t->id, cap_id, 1);
 	htab_init(&index, 1024);
-	for (i = 0, ntriple = 0; i < p->nlocation; i++) {
+	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
 		uint32_t j;
 
@@ -368,20 +368,21 @@ static const struct fltable *fl_table(struct builder *b)
 		if (i + 8 < p->nlocation && p->location[i + 8]->nline)
 			__builtin_prefetch(triple_line(p->location[i + 8], 0));
 		t->first[i] = (uint32_t)ntriple;
+		GROW(t->id, cap_id, ntriple + loc->nline + 1);
 		for (j = 0; j < loc->nline; j++) {
 			const struct line *ln = triple_line(loc, (int)j);
 			uint64_t h = fl_hash(ln);
 			size_t k;
 
 			HTAB_FIND(&index, h, k,
-				  line[index.slot[k].idx - 1]->function == ln->function &&
-				  line[index.slot[k].idx - 1]->line == ln->line);
+				  line[index.slot[k].idx - 1].function == ln->function &&
+				  line[index.slot[k].idx - 1].line == ln->line);
 			if (index.slot[k].idx) {
 				t->id[ntriple++] = index.slot[k].idx - 1;
 				continue;
 			}
 			GROW(line, cap, t->n + 1);
-			line[t->n] = ln;
+			line[t->n] = *ln;
 			t->id[ntriple++] = (uint32_t)t->n++;
 			htab_insert(&index, k, h, (uint32_t)t->n);
 		}
@@ -444,6 +445,7 @@ static void build_fninfo(struct builder *b)
 		fi->full = strtab_intern(names, b->sb.buf, b->sb.len);
 		short_function_name(fi->full, b->o->keep_templates, &b->tmp);
 		fi->shrt = strtab_intern(names, b->tmp.buf, strlen(b->tmp.buf));
+		fi->unknown = !strcmp(fi->shrt, "??");
 		fi->uninteresting = (uint8_t)uninteresting(b, fi->shrt);
 	}
 	/* Before a report adds its own marks to them. */
@@ -764,7 +766,7 @@ static uint32_t triple_entry(struct builder *b, const struct location *loc, int 
 	int by_address = 0;
 	uint32_t e;
 
-	if (fi && !b->o->show_addresses && strcmp(fi->shrt, "??") != 0) {
+	if (fi && !b->o->show_addresses && !fi->unknown) {
 		if (g == GRAN_FUNCTIONS) {
 			k = &b->fi[fi - b->fi].key[inl];
 			if (!*k) {
