@@ -751,6 +751,47 @@ TEST(address_keys_on_two_threads)
 	profile_free(p);
 }
 
+/*
+ * A frame whose function has no name ("??") but a file and line, as DWARF
+ * lines without a symbol give: by function each address is its own entry
+ * (pprof's hex address), by line each line; named frames still share one.
+ */
+TEST(unnamed_functions_by_address)
+{
+	static const uint64_t s1[] = { 0x1000, 0x3000 }, s2[] = { 0x2000, 0x3000 },
+			      s3[] = { 0x2008, 0x3000 };
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_options o = { 0 };
+	struct location *l;
+	struct line ln;
+
+	ln.function = profile_function(p, "??", "", "t.c", 0, NO_SYMBOL_ADDRESS);
+	ln.line = 3;
+	l = profile_location(p, 0x1000);
+	profile_set_lines(p, l, &ln, 1);
+	ln.line = 4;
+	l = profile_location(p, 0x2000);
+	profile_set_lines(p, l, &ln, 1);
+	l = profile_location(p, 0x2008);
+	profile_set_lines(p, l, &ln, 1);
+	named_location(p, 0x3000, "main", 10, NULL);
+	add_stack(p, s1, 2, 1);
+	add_stack(p, s2, 2, 2);
+	add_stack(p, s3, 2, 4);
+
+	o.granularity = GRAN_FUNCTIONS;
+	CHECK_VALUES(&o, "??", -1, -1);
+	CHECK_VALUES(&o, "0000000000001000", 1, 1);
+	CHECK_VALUES(&o, "0000000000002000", 2, 2);
+	CHECK_VALUES(&o, "0000000000002008", 4, 4);
+	CHECK_VALUES(&o, "main", 0, 7);
+	o.granularity = GRAN_LINES;
+	CHECK_VALUES(&o, "?? t.c:3", 1, 1);
+	CHECK_VALUES(&o, "?? t.c:4", 6, 6);
+	CHECK_VALUES(&o, "main t.c:10", 0, 7);
+	profile_free(p);
+}
+
 int main(void)
 {
 	RUN(hide_and_show);
@@ -764,5 +805,6 @@ int main(void)
 	RUN(pcs_only);
 	RUN(sorted_in_two_halves);
 	RUN(address_keys_on_two_threads);
+	RUN(unnamed_functions_by_address);
 	return test_done();
 }
