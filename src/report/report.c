@@ -346,7 +346,7 @@ static const struct fltable *fl_table(struct builder *b)
 {
 	const struct profile *p = b->p;
 	struct fltable *t;
-	struct line *line = NULL;   /* per number, a copy of its line: probes stay off the locations */
+	struct line *line = NULL;   /* per number, a copy of its line (probes stay off locations) */
 	struct htab index;
 	size_t i, ntriple = 0, cap = 0, cap_id = 0;
 
