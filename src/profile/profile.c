@@ -114,6 +114,9 @@ struct mapping *profile_find_mapping(const struct profile *p, uint64_t addr)
 	struct profile_index *ix = p->index;
 	size_t i;
 
+	/* A reader that learns its mappings last makes its locations before them. */
+	if (!p->nmapping)
+		return NULL;
 	if (ix->nindexed != p->nmapping) {
 		uint64_t *lo = xcalloc(p->nmapping + 1, sizeof(*lo));
 		uint64_t *last = xcalloc(p->nmapping + 1, sizeof(*last));
