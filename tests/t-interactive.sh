@@ -151,3 +151,49 @@ check "the listings name the routines" test "$(grep -c '^ROUTINE' "$W/lists")" -
 run 'list ^nosuch$\ntop1\n' >"$W/nolist"
 check "list without a match is one error line and the prompt goes on" \
 	bash -c "grep -q 'no routine with samples matches' '$W/err' && grep -q '^Total' '$W/nolist'"
+
+# A topN picks its rows out of many entries without sorting them all: the
+# rows must still be --text's first ones.  300 functions of one long prefix
+# (ties on the first 16 bytes of the name) and three sample counts (ties on
+# the value) make the names decide most places.
+if require gcc python3; then
+	python3 - "$W/many.c" <<'PY'
+import sys
+n = 300
+with open(sys.argv[1], "w") as f:
+    f.write("#include <stdio.h>\n")
+    for i in range(n):
+        f.write("__attribute__((noinline)) int frobnicate_the_widget_%03d(int x)"
+                " { return x * %d + 1; }\n" % (i, i + 3))
+    f.write("int main(void)\n{\n")
+    for i in range(n):
+        f.write("\tprintf(\"%%lx\\n\", (unsigned long)&frobnicate_the_widget_%03d);\n" % i)
+    f.write("\tprintf(\"%lx\\n\", (unsigned long)&main);\n\treturn 0;\n}\n")
+PY
+	if build "many functions" gcc -g -O1 -no-pie -o "$W/many" "$W/many.c" &&
+	   "$W/many" >"$W/many.addrs"; then
+		# Records in a scrambled order: entries are made in the order met.
+		python3 - "$W/many.addrs" "$W/many" >"$W/many.txt" <<'PY'
+import sys
+addrs = [int(a, 16) for a in open(sys.argv[1]).read().split()]
+main, funcs = addrs[-1], addrs[:-1]
+print("period 10000")
+for k in range(len(funcs)):
+    i = k * 37 % len(funcs)
+    print("%d: %x %x" % (i % 3 + 1, funcs[i] + 1, main + 5))
+    if i % 7 == 0:
+        print("%d: %x %x" % (i % 4 + 1, main + 2, funcs[i] + 2))
+print("map 00400000-00600000 r-xp 00000000 00:00 0 " + sys.argv[2])
+PY
+		python3 "$TOP/scripts/gen-cpuprofile" -o "$W/many.prof" "$W/many.txt"
+		printf 'top\ntop 3 --cum\ntop 18\nlines\ntop 5\n' |
+			"$PPROF" --interactive "$W/many" "$W/many.prof" >"$W/picked" 2>/dev/null
+		{ "$PPROF" --text "$W/many" "$W/many.prof" | head -n 11
+		  "$PPROF" --text --cum "$W/many" "$W/many.prof" | head -n 4
+		  "$PPROF" --text "$W/many" "$W/many.prof" | head -n 19
+		  "$PPROF" --text --lines "$W/many" "$W/many.prof" | head -n 6; } >"$W/picked.cli" 2>/dev/null
+		same_output "top N of 300 tied entries equals --text's first rows" "$W/picked.cli" "$W/picked"
+		check "the tied rows are told apart by name" \
+			test "$(grep -c ' frobnicate_the_widget_' "$W/picked")" -ge 30
+	fi
+fi

@@ -123,22 +123,32 @@ struct rank_share {
 	int cum;
 };
 
+/* The value that ranks e: descending signed order as ascending unsigned. */
+static uint64_t rank_value(const struct entry *e, int cum)
+{
+	return ~((uint64_t)(cum ? e->cum : e->flat) ^ (UINT64_C(1) << 63));
+}
+
+/* e's rank, in k (zeroed). */
+static void rank_of(struct ranked *k, const struct entry *e, int cum)
+{
+	const unsigned char *key = (const unsigned char *)e->key;
+	size_t j;
+
+	k->value = rank_value(e, cum);
+	for (j = 0; j < 16 && key[j]; j++)
+		k->pfx[j / 8] |= (uint64_t)key[j] << (8 * (7 - j % 8));
+	k->e = e;
+}
+
 static void *rank_share(void *arg)
 {
 	const struct rank_share *sh = arg;
 	struct ranked *k = sh->k;
 	size_t i, j, n = sh->to - sh->from;
 
-	for (i = 0; i < n; i++) {
-		const struct entry *e = &sh->r->entry[sh->from + i];
-		int64_t x = sh->cum ? e->cum : e->flat;
-		const unsigned char *key = (const unsigned char *)e->key;
-
-		k[i].value = ~((uint64_t)x ^ (UINT64_C(1) << 63));
-		for (j = 0; j < 16 && key[j]; j++)
-			k[i].pfx[j / 8] |= (uint64_t)key[j] << (8 * (7 - j % 8));
-		k[i].e = e;
-	}
+	for (i = 0; i < n; i++)
+		rank_of(&k[i], &sh->r->entry[sh->from + i], sh->cum);
 	/* Least significant key first: each radix sort is stable. */
 	sort_by_key(k, n, sizeof(*k), ranked_pfx1);
 	sort_by_key(k, n, sizeof(*k), ranked_pfx0);
@@ -416,13 +426,57 @@ static int rows_parallel(FILE *out, const struct report *r, const struct report_
 	return ok;
 }
 
+/*
+ * The first limit rows, when they are few beside the entries: the rows
+ * (entries with a flat or cum value) that report_sorted would put first,
+ * found in one pass that keeps the best so far in order, with their running
+ * sums.  Rows not printed have no flat value, so the sums are the same.
+ */
+static size_t top_rows(const struct report *r, int cum, size_t limit, const struct entry **row,
+		       int64_t *running)
+{
+	struct ranked *best = xcalloc(limit + 1, sizeof(*best)), k;
+	size_t i, m = 0, at;
+	int64_t sum = 0;
+
+	for (i = 0; i < r->nentry; i++) {
+		const struct entry *e = &r->entry[i];
+
+		if (!e->flat && !e->cum)
+			continue;
+		/* Most entries lose on their value alone. */
+		if (m == limit && rank_value(e, cum) > best[m - 1].value)
+			continue;
+		memset(&k, 0, sizeof(k));
+		rank_of(&k, e, cum);
+		if (m == limit && rank_order(&k, &best[m - 1]) > 0)
+			continue;
+		for (at = m < limit ? m++ : m - 1; at > 0 && rank_order(&k, &best[at - 1]) < 0; at--)
+			best[at] = best[at - 1];
+		best[at] = k;
+	}
+	for (i = 0; i < m; i++) {
+		row[i] = best[i].e;
+		sum = sat_add(sum, row[i]->flat);
+		running[i] = sum;
+	}
+	free(best);
+	return m;
+}
+
+/* Whether a topN's rows are few enough to pick rather than sort the entries for. */
+#define PICKED_ROWS 1024
+
 void report_text_rows(FILE *out, const struct report *r, const struct report_options *o, int limit)
 {
-	const struct entry **v = report_sorted(r, o->cum);
-	const struct entry **row = xcalloc(r->nentry + 1, sizeof(*row));
-	int64_t *running = xcalloc(r->nentry + 1, sizeof(*running));
+	int pick = limit > 0 && limit <= PICKED_ROWS && (size_t)limit * 16 < r->nentry;
+	const struct entry **v = pick ? NULL : report_sorted(r, o->cum);
+	size_t nrow = pick ? (size_t)limit + 1 : r->nentry + 1;
+	const struct entry **row = xcalloc(nrow, sizeof(*row));
+	int64_t *running = xcalloc(nrow, sizeof(*running));
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, n = printed_rows(r, v, row, running);
+	size_t i, n = pick ? top_rows(r, o->cum, (size_t)limit, row, running) :
+			     printed_rows(r, v, row, running);
 
 	/* Rows printed count for topN (gperftools pprof's counted skipped ones too). */
 	if (limit > 0 && (size_t)limit < n)
