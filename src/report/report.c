@@ -1467,43 +1467,40 @@ static void add_counts(struct reducer *rd, const uint32_t *entry, uint32_t n, in
 		rd->cum[entry[j]] = sat_add(rd->cum[entry[j]], count);
 }
 
-/* Adds one stack to the sums: flat to its first entry, cum to each once. */
-static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t stamp)
+/* The chain of w, every frame's entries leaf first, into *chain (grown); returns its length. */
+static uint32_t make_chain(const struct builder *b, const struct wstack *w, uint32_t **chain,
+			   size_t *cap)
 {
-	struct builder *b = rd->b;
-	uint32_t j, np = 0, nc = 0, *path = rd->path, *seen = rd->seen, *chain;
-	struct rstack *rs;
-	uint64_t h = 0;
-	size_t slot = 0;
+	uint32_t j, nc = 0;
 
-	if (!b->o->keep_stacks) {
-		reduce_sums(rd, w, stamp);
-		return;
-	}
-
-	/* The chain: every frame's entries, leaf first. */
 	for (j = w->lo; j <= w->hi; j++) {
 		const struct lockeys *lk = &b->lk[ws_index(w, j)];
 		const uint32_t *k = loc_keys(b, lk);
 		uint32_t i;
 
-		GROW(rd->chain, rd->cap_chain, nc + lk->n);
+		GROW(*chain, *cap, nc + lk->n);
 		for (i = 0; i < lk->n; i++)
-			rd->chain[nc++] = k[i];
+			(*chain)[nc++] = k[i];
 	}
-	if (!nc)
+	return nc;
+}
+
+/*
+ * Keeps a stack of nc entries in chain (nc > 0), h its stack_hash when
+ * merging: a chain met before only grows its stack's count (sums_of_merged
+ * adds each merged stack's count to the sums once, at the end); a new one
+ * is kept, its entries once each.
+ */
+static void keep_chain(struct reducer *rd, const struct wstack *w, const uint32_t *chain,
+		       uint32_t nc, uint64_t h, uint32_t stamp)
+{
+	uint32_t j, np = 0, *path = rd->path, *seen = rd->seen;
+	struct rstack *rs;
+	size_t slot = 0;
+
+	if (rd->merged.slot && (rs = same_stack(rd, chain, nc, w->count, h, &slot))) {
+		rs->count += w->count; /* cannot overflow: reduce_all checked */
 		return;
-	chain = rd->chain;
-	/*
-	 * A stack met before: only its count grows (sums_of_merged adds each
-	 * merged stack's count to the sums once, at the end).
-	 */
-	if (rd->merged.slot) {
-		h = stack_hash(chain, nc, w->count);
-		if ((rs = same_stack(rd, chain, nc, w->count, h, &slot))) {
-			rs->count += w->count; /* cannot overflow: reduce_all checked */
-			return;
-		}
 	}
 	for (j = 0; j < nc; j++) {
 		if (seen[chain[j]] == stamp)
@@ -1522,6 +1519,21 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 	rs->nchain = nc;
 	rs->chain = arena_memdup(&rd->arena, chain, nc * sizeof(*chain));
 	rs->sample = w->s;
+}
+
+/* Adds one stack to the sums: flat to its first entry, cum to each once. */
+static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t stamp)
+{
+	uint32_t nc;
+
+	if (!rd->b->o->keep_stacks) {
+		reduce_sums(rd, w, stamp);
+		return;
+	}
+	if (!(nc = make_chain(rd->b, w, &rd->chain, &rd->cap_chain)))
+		return;
+	keep_chain(rd, w, rd->chain, nc, rd->merged.slot ? stack_hash(rd->chain, nc, w->count) : 0,
+		   stamp);
 }
 
 /* A copy d of location l keeps only the levels Go's filters left. */
@@ -1839,12 +1851,75 @@ static void sums_of_merged(struct reducer *rd)
 		add_counts(rd, rd->stack[i].entry, rd->stack[i].n, rd->stack[i].count);
 }
 
+/*
+ * reduce_range when merging stacks: a stack met before costs three
+ * dependent misses (its table slot, its stack, the stack's chain), so each
+ * stack's chain is made and hashed MERGE_AHEAD stacks before it is looked
+ * up, and the three are hinted in stages between.  Stacks are still kept
+ * in sample order.
+ */
+#define MERGE_AHEAD 12
+
+struct ahead {
+	struct wstack w;
+	uint32_t *chain;
+	size_t cap;
+	uint32_t nc;
+	uint64_t h;
+};
+
+static void reduce_merged(struct reducer *rd)
+{
+	struct builder *b = rd->b;
+	struct ahead ring[MERGE_AHEAD], *a;
+	size_t i, k;
+	uint32_t idx;
+
+	memset(ring, 0, sizeof(ring));
+	for (i = rd->from; i < rd->to + MERGE_AHEAD; i++) {
+		/* The stack made MERGE_AHEAD ago, whose place in the ring is taken next. */
+		if ((k = i - MERGE_AHEAD) >= rd->from && k < rd->to && (a = &ring[k % MERGE_AHEAD])->nc)
+			keep_chain(rd, &a->w, a->chain, a->nc, a->h, (uint32_t)(k + 1));
+		if (i < rd->to) {
+			a = &ring[i % MERGE_AHEAD];
+			a->nc = 0;
+			hint(b, i, rd->to, rd->focus || rd->ignore);
+			if (b->o->interrupt && *b->o->interrupt && !(i & 0xffff)) {
+				rd->interrupted = 1;
+				break;
+			}
+			if (ws_load(&a->w, b, i) && cut_stack(b, &a->w) &&
+			    focus_ignore(rd, &a->w, rd->focus, rd->ignore)) {
+				rd->kept_total = sat_add(rd->kept_total, a->w.count);
+				if ((a->nc = make_chain(b, &a->w, &a->chain, &a->cap))) {
+					a->h = stack_hash(a->chain, a->nc, a->w.count);
+					htab_prefetch(&rd->merged, a->h);
+				}
+			}
+		}
+		/* A third of the way: the stack the slot names; two thirds: its chain. */
+		if ((k = i - MERGE_AHEAD / 3) >= rd->from && k < rd->to &&
+		    (a = &ring[k % MERGE_AHEAD])->nc && (idx = htab_guess(&rd->merged, a->h)))
+			__builtin_prefetch(&rd->stack[idx - 1]);
+		if ((k = i - 2 * MERGE_AHEAD / 3) >= rd->from && k < rd->to &&
+		    (a = &ring[k % MERGE_AHEAD])->nc && (idx = htab_guess(&rd->merged, a->h)))
+			__builtin_prefetch(rd->stack[idx - 1].chain);
+	}
+	for (k = 0; k < MERGE_AHEAD; k++)
+		free(ring[k].chain);
+}
+
 static void *reduce_range(void *arg)
 {
 	struct reducer *rd = arg;
 	struct builder *b = rd->b;
 	size_t i;
 
+	if (rd->merged.slot) {
+		reduce_merged(rd);
+		sums_of_merged(rd);
+		return NULL;
+	}
 	for (i = rd->from; i < rd->to; i++) {
 		struct wstack w;
 
