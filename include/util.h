@@ -11,6 +11,8 @@
  */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* xcalloc aligned to a cache line (64 bytes), for arrays of structures sized to share none. */
+void *xcalloc_lines(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 

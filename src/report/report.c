@@ -1370,6 +1370,15 @@ static void remove_second_frames(struct builder *b, uint32_t *skip)
 }
 
 /*
+ * An entry's sums in a reducer, and the stamp of the stack that last saw
+ * it: what a stack adds to an entry is one cache line.
+ */
+struct sums {
+	int64_t cum, flat;
+	uint32_t seen;
+} __attribute__((aligned(32)));
+
+/*
  * One thread's share of the reduction: samples [from, to), their sums
  * kept apart so that two threads can reduce at once.
  */
@@ -1377,8 +1386,8 @@ struct reducer {
 	struct builder *b;
 	size_t from, to;
 	int focus, ignore;
-	uint32_t *path, *seen;  /* a stack's entries; the stamp of the stack that last saw each */
-	int64_t *flat, *cum;    /* by entry */
+	uint32_t *path;         /* a stack's entries */
+	struct sums *sum;       /* by entry */
 	int64_t local_total, focus_total, kept_total;
 	int interrupted;
 	/*
@@ -1403,8 +1412,9 @@ static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t sta
 	const struct builder *b = rd->b;
 	const struct lockeys *lk = b->lk;
 	const uint32_t *keys = b->keys, *ids = w->ids + w->k - 1;
-	uint32_t j, *seen = rd->seen;
-	int64_t *cum = rd->cum, count = w->count, *flat = NULL;
+	struct sums *sum = rd->sum;
+	int64_t count = w->count, *flat = NULL;
+	uint32_t j;
 
 	/* Frame 0 is ids[0]; frame j > 0 is ids[k + j - 1] (ws_index). */
 	for (j = w->lo; j <= w->hi; j++) {
@@ -1412,12 +1422,14 @@ static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t sta
 		const uint32_t *k = l->n == 1 ? &l->at : keys + l->at, *end = k + l->n;
 
 		for (; k < end; k++) {
-			if (seen[*k] == stamp)
+			struct sums *e = &sum[*k];
+
+			if (e->seen == stamp)
 				continue;
-			seen[*k] = stamp;
-			cum[*k] = sat_add(cum[*k], count);
+			e->seen = stamp;
+			e->cum = sat_add(e->cum, count);
 			if (!flat)
-				flat = &rd->flat[*k];
+				flat = &e->flat;
 		}
 	}
 	if (!flat)
@@ -1461,10 +1473,10 @@ static void add_counts(struct reducer *rd, const uint32_t *entry, uint32_t n, in
 {
 	uint32_t j;
 
-	rd->flat[entry[0]] = sat_add(rd->flat[entry[0]], count);
+	rd->sum[entry[0]].flat = sat_add(rd->sum[entry[0]].flat, count);
 	rd->local_total = sat_add(rd->local_total, count);
 	for (j = 0; j < n; j++)
-		rd->cum[entry[j]] = sat_add(rd->cum[entry[j]], count);
+		rd->sum[entry[j]].cum = sat_add(rd->sum[entry[j]].cum, count);
 }
 
 /* The chain of w, every frame's entries leaf first, into *chain (grown); returns its length. */
@@ -1494,7 +1506,8 @@ static uint32_t make_chain(const struct builder *b, const struct wstack *w, uint
 static void keep_chain(struct reducer *rd, const struct wstack *w, const uint32_t *chain,
 		       uint32_t nc, uint64_t h, uint32_t stamp)
 {
-	uint32_t j, np = 0, *path = rd->path, *seen = rd->seen;
+	uint32_t j, np = 0, *path = rd->path;
+	struct sums *sum = rd->sum;
 	struct rstack *rs;
 	size_t slot = 0;
 
@@ -1503,9 +1516,9 @@ static void keep_chain(struct reducer *rd, const struct wstack *w, const uint32_
 		return;
 	}
 	for (j = 0; j < nc; j++) {
-		if (seen[chain[j]] == stamp)
+		if (sum[chain[j]].seen == stamp)
 			continue;
-		seen[chain[j]] = stamp;
+		sum[chain[j]].seen = stamp;
 		path[np++] = chain[j];
 	}
 	if (rd->merged.slot)
@@ -1949,9 +1962,7 @@ static void reducer_init(struct reducer *rd, struct builder *b, size_t from, siz
 	rd->from = from;
 	rd->to = to;
 	rd->path = xcalloc(b->nkeys + 1, sizeof(*rd->path));
-	rd->seen = xcalloc(b->r->nentry + 1, sizeof(*rd->seen));
-	rd->flat = xcalloc(b->r->nentry + 1, sizeof(*rd->flat));
-	rd->cum = xcalloc(b->r->nentry + 1, sizeof(*rd->cum));
+	rd->sum = xcalloc_lines(b->r->nentry + 1, sizeof(*rd->sum));
 	arena_init(&rd->arena);
 }
 
@@ -1972,19 +1983,17 @@ static void reducer_finish(struct reducer *rd, struct report *r, struct arena *s
 	htab_release(&rd->merged);
 
 	for (i = 0; i < r->nentry; i++) {
-		r->entry[i].flat = sat_add(r->entry[i].flat, rd->flat[i]);
-		r->entry[i].cum = sat_add(r->entry[i].cum, rd->cum[i]);
+		r->entry[i].flat = sat_add(r->entry[i].flat, rd->sum[i].flat);
+		r->entry[i].cum = sat_add(r->entry[i].cum, rd->sum[i].cum);
 		/* On a stack that stayed, even when its values sum to nothing. */
-		if (rd->seen[i])
+		if (rd->sum[i].seen)
 			r->entry[i].kept = 1;
 	}
 	r->local_total = sat_add(r->local_total, rd->local_total);
 	r->focus_total = sat_add(r->focus_total, rd->focus_total);
 	r->kept_total = sat_add(r->kept_total, rd->kept_total);
 	free(rd->path);
-	free(rd->seen);
-	free(rd->flat);
-	free(rd->cum);
+	free(rd->sum);
 }
 
 #define SPLIT_MIN 65536  /* samples below which a second thread does not pay */

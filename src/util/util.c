@@ -38,6 +38,20 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *xcalloc_lines(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	bytes = n * size;
+	if (posix_memalign(&p, 64, bytes ? bytes : 1))
+		out_of_memory(bytes);
+	memset(p, 0, bytes);
+	return p;
+}
+
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

@@ -1,4 +1,4 @@
-/* test_util.c - unit tests for util's radix sort and byte hash. */
+/* test_util.c - unit tests for util's radix sort, byte hash and line-aligned arrays. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,9 +106,27 @@ TEST(hash_bytes_every_byte)
 	CHECK(hash_bytes("abcdefgh", 8) != hash_bytes("abcdefgh\0", 9));
 }
 
+/* xcalloc_lines: zeroed, on a cache line, for sizes from nothing up. */
+TEST(calloc_lines_aligned_and_zeroed)
+{
+	size_t n, i, bad = 0;
+
+	for (n = 0; n < 300; n += 7) {
+		unsigned char *p = xcalloc_lines(n, 24);
+
+		CHECK_EQ_INT((uintptr_t)p % 64, 0);
+		for (i = 0; i < n * 24; i++)
+			bad += p[i] != 0;
+		memset(p, 0xff, n * 24);
+		free(p);
+	}
+	CHECK_EQ_INT(bad, 0);
+}
+
 int main(void)
 {
 	RUN(sort_by_key_sizes);
 	RUN(hash_bytes_every_byte);
+	RUN(calloc_lines_aligned_and_zeroed);
 	return test_done();
 }
