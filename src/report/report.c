@@ -1816,7 +1816,7 @@ static int unchanged(const struct builder *b, const uint32_t *skip, int filtered
 	return 1;
 }
 
-#define AHEAD 4  /* stacks between the hints for a stack's locations and their infos */
+#define AHEAD 8  /* stacks between the hints for a stack's locations and their infos */
 
 /* What the reduction reads of location index k, into the cache: its filter flags when filtering. */
 static void hint_info(const struct builder *b, uint32_t k, int filter)
