@@ -1543,10 +1543,9 @@ static void reduce_stack(struct reducer *rd, const struct wstack *w, uint32_t st
 		reduce_sums(rd, w, stamp);
 		return;
 	}
-	if (!(nc = make_chain(rd->b, w, &rd->chain, &rd->cap_chain)))
-		return;
-	keep_chain(rd, w, rd->chain, nc, rd->merged.slot ? stack_hash(rd->chain, nc, w->count) : 0,
-		   stamp);
+	/* Stacks kept unmerged: merging ones go through reduce_merged. */
+	if ((nc = make_chain(rd->b, w, &rd->chain, &rd->cap_chain)))
+		keep_chain(rd, w, rd->chain, nc, 0, stamp);
 }
 
 /* A copy d of location l keeps only the levels Go's filters left. */
@@ -1858,10 +1857,29 @@ static void sums_of_merged(struct reducer *rd)
 {
 	size_t i;
 
-	if (!rd->merged.slot)
-		return;
 	for (i = 0; i < rd->nstack; i++)
 		add_counts(rd, rd->stack[i].entry, rd->stack[i].n, rd->stack[i].count);
+}
+
+/*
+ * Stack i of rd's share, loaded into w (its hints given for the stacks
+ * ahead): 1 when it stays, its count then kept; 0 when it has none or the
+ * filters take it; -1 when the report was interrupted (looked at every
+ * 65536 stacks).
+ */
+static int take_stack(struct reducer *rd, struct wstack *w, size_t i)
+{
+	struct builder *b = rd->b;
+
+	hint(b, i, rd->to, rd->focus || rd->ignore);
+	if (!ws_load(w, b, i) || !cut_stack(b, w) || !focus_ignore(rd, w, rd->focus, rd->ignore))
+		return 0;
+	if (b->o->interrupt && *b->o->interrupt && !(i & 0xffff)) {
+		rd->interrupted = 1;
+		return -1;
+	}
+	rd->kept_total = sat_add(rd->kept_total, w->count);
+	return 1;
 }
 
 /*
@@ -1877,45 +1895,47 @@ struct ahead {
 	struct wstack w;
 	uint32_t *chain;
 	size_t cap;
-	uint32_t nc;
+	uint32_t nc;            /* 0: no chain to keep */
 	uint64_t h;
 };
 
+/* The ring's stack made back stacks before stack i, if it has a chain. */
+static struct ahead *behind(struct ahead *ring, const struct reducer *rd, size_t i, size_t back)
+{
+	struct ahead *a;
+
+	if (i < rd->from + back || i - back >= rd->to)
+		return NULL;
+	a = &ring[(i - back) % MERGE_AHEAD];
+	return a->nc ? a : NULL;
+}
+
 static void reduce_merged(struct reducer *rd)
 {
-	struct builder *b = rd->b;
 	struct ahead ring[MERGE_AHEAD], *a;
 	size_t i, k;
 	uint32_t idx;
+	int kept;
 
 	memset(ring, 0, sizeof(ring));
 	for (i = rd->from; i < rd->to + MERGE_AHEAD; i++) {
 		/* The stack made MERGE_AHEAD ago, whose place in the ring is taken next. */
-		if ((k = i - MERGE_AHEAD) >= rd->from && k < rd->to && (a = &ring[k % MERGE_AHEAD])->nc)
-			keep_chain(rd, &a->w, a->chain, a->nc, a->h, (uint32_t)(k + 1));
+		if ((a = behind(ring, rd, i, MERGE_AHEAD)))
+			keep_chain(rd, &a->w, a->chain, a->nc, a->h, (uint32_t)(i - MERGE_AHEAD + 1));
 		if (i < rd->to) {
 			a = &ring[i % MERGE_AHEAD];
 			a->nc = 0;
-			hint(b, i, rd->to, rd->focus || rd->ignore);
-			if (b->o->interrupt && *b->o->interrupt && !(i & 0xffff)) {
-				rd->interrupted = 1;
+			if ((kept = take_stack(rd, &a->w, i)) < 0)
 				break;
-			}
-			if (ws_load(&a->w, b, i) && cut_stack(b, &a->w) &&
-			    focus_ignore(rd, &a->w, rd->focus, rd->ignore)) {
-				rd->kept_total = sat_add(rd->kept_total, a->w.count);
-				if ((a->nc = make_chain(b, &a->w, &a->chain, &a->cap))) {
-					a->h = stack_hash(a->chain, a->nc, a->w.count);
-					htab_prefetch(&rd->merged, a->h);
-				}
+			if (kept && (a->nc = make_chain(rd->b, &a->w, &a->chain, &a->cap))) {
+				a->h = stack_hash(a->chain, a->nc, a->w.count);
+				htab_prefetch(&rd->merged, a->h);
 			}
 		}
 		/* A third of the way: the stack the slot names; two thirds: its chain. */
-		if ((k = i - MERGE_AHEAD / 3) >= rd->from && k < rd->to &&
-		    (a = &ring[k % MERGE_AHEAD])->nc && (idx = htab_guess(&rd->merged, a->h)))
+		if ((a = behind(ring, rd, i, MERGE_AHEAD / 3)) && (idx = htab_guess(&rd->merged, a->h)))
 			__builtin_prefetch(&rd->stack[idx - 1]);
-		if ((k = i - 2 * MERGE_AHEAD / 3) >= rd->from && k < rd->to &&
-		    (a = &ring[k % MERGE_AHEAD])->nc && (idx = htab_guess(&rd->merged, a->h)))
+		if ((a = behind(ring, rd, i, 2 * MERGE_AHEAD / 3)) && (idx = htab_guess(&rd->merged, a->h)))
 			__builtin_prefetch(rd->stack[idx - 1].chain);
 	}
 	for (k = 0; k < MERGE_AHEAD; k++)
@@ -1925,8 +1945,8 @@ static void reduce_merged(struct reducer *rd)
 static void *reduce_range(void *arg)
 {
 	struct reducer *rd = arg;
-	struct builder *b = rd->b;
 	size_t i;
+	int kept;
 
 	if (rd->merged.slot) {
 		reduce_merged(rd);
@@ -1936,22 +1956,15 @@ static void *reduce_range(void *arg)
 	for (i = rd->from; i < rd->to; i++) {
 		struct wstack w;
 
-		hint(b, i, rd->to, rd->focus || rd->ignore);
-		if (!ws_load(&w, b, i))
-			continue;
-		if (!cut_stack(b, &w) || !focus_ignore(rd, &w, rd->focus, rd->ignore))
-			continue;
-		if (b->o->interrupt && *b->o->interrupt && !(i & 0xffff)) {
-			rd->interrupted = 1;
+		if ((kept = take_stack(rd, &w, i)) < 0)
 			break;
-		}
-		rd->kept_total = sat_add(rd->kept_total, w.count);
-		if (b->out)
-			copy_stack(b, &w);
+		if (!kept)
+			continue;
+		if (rd->b->out)
+			copy_stack(rd->b, &w);
 		else
 			reduce_stack(rd, &w, (uint32_t)(i + 1));
 	}
-	sums_of_merged(rd);
 	return NULL;
 }
 
