@@ -64,10 +64,12 @@ $(BUILD)/pprof: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # A target whose .d file is missing (a first build, an older build tree) is
-# rebuilt, as its headers are unknown.
+# rebuilt, as its headers are unknown.  clang writes the .d file after the
+# object: the object is touched, or it would stay older than its .d forever.
 $(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	@touch $@
 
 $(PROTO_GEN).c $(PROTO_GEN).h &: src/proto/profile.proto
 	@mkdir -p $(dir $@)
@@ -83,6 +85,7 @@ $(BUILD)/src/readers/proto.o: CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc/symbolize -Isrc/report $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+	@touch $@
 
 $(BUILD)/tests/fuzz/%.o: CPPFLAGS += -Itests/fuzz -Isrc/readers
 
