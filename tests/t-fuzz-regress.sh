@@ -38,4 +38,17 @@ for src in "$TOP"/tests/fuzz/*.c; do
 		echo "    last input: $(grep '^replay: ' "$W/$name.err" | tail -n 1 | sed 's/^replay: //')"
 	fi
 done
+
+# The runner given something that is not a directory stops at once, naming
+# it, and runs nothing (it once went on with an empty path: every
+# executable in / was started as a harness).
+"$TOP/tests/fuzz/run" "$TOP/tests/fuzz/README" >"$W/run.out" 2>"$W/run.err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "tests/fuzz/README" "$W/run.err" &&
+   ! grep -q '^fuzz' "$W/run.out" "$W/run.err"; then
+	ok "tests/fuzz/run stops when DIR is not a directory"
+else
+	not_ok "tests/fuzz/run stops when DIR is not a directory (exit $rc)"
+	show "$W/run.err" 5
+fi
 exit "$FAILED"
