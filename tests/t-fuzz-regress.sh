@@ -6,7 +6,8 @@
 # $UNIT_DIR/fuzz-NAME, with the sanitizers under SANITIZE=1.  Each input
 # must come back: no crash, no sanitizer report, no hang (the harness's
 # own checks abort on a broken promise, such as a profile written as
-# profile.proto that does not read back).
+# profile.proto that does not read back).  Then one check of the fuzzing
+# runner itself (tests/fuzz/run): a DIR that is not a directory.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -42,7 +43,7 @@ done
 # The runner given something that is not a directory stops at once, naming
 # it, and runs nothing (it once went on with an empty path: every
 # executable in / was started as a harness).
-"$TOP/tests/fuzz/run" "$TOP/tests/fuzz/README" >"$W/run.out" 2>"$W/run.err"
+timeout 60 "$TOP/tests/fuzz/run" "$TOP/tests/fuzz/README" >"$W/run.out" 2>"$W/run.err"
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q "tests/fuzz/README" "$W/run.err" &&
    ! grep -q '^fuzz' "$W/run.out" "$W/run.err"; then
