@@ -1865,19 +1865,20 @@ static void sums_of_merged(struct reducer *rd)
  * Stack i of rd's share, loaded into w (its hints given for the stacks
  * ahead): 1 when it stays, its count then kept; 0 when it has none or the
  * filters take it; -1 when the report was interrupted (looked at every
- * 65536 stacks).
+ * 65536 stacks, before the stack is loaded).
  */
 static int take_stack(struct reducer *rd, struct wstack *w, size_t i)
 {
 	struct builder *b = rd->b;
 
-	hint(b, i, rd->to, rd->focus || rd->ignore);
-	if (!ws_load(w, b, i) || !cut_stack(b, w) || !focus_ignore(rd, w, rd->focus, rd->ignore))
-		return 0;
+	/* Looked at whether or not the stack stays: a focus may take most of them. */
 	if (b->o->interrupt && *b->o->interrupt && !(i & 0xffff)) {
 		rd->interrupted = 1;
 		return -1;
 	}
+	hint(b, i, rd->to, rd->focus || rd->ignore);
+	if (!ws_load(w, b, i) || !cut_stack(b, w) || !focus_ignore(rd, w, rd->focus, rd->ignore))
+		return 0;
 	rd->kept_total = sat_add(rd->kept_total, w->count);
 	return 1;
 }
