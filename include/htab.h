@@ -40,6 +40,9 @@ void htab_init(struct htab *t, size_t cap);
 void htab_release(struct htab *t);
 void htab_clear(struct htab *t);
 
+/* Room for more elements without growing: one table of the final size instead of several. */
+void htab_reserve(struct htab *t, size_t more);
+
 /* Fills the empty slot i (from HTAB_FIND) with hash h and index idx (>= 1). */
 void htab_insert(struct htab *t, size_t i, uint64_t h, uint32_t idx);
 

@@ -821,21 +821,28 @@ static int keyless(const struct builder *b, size_t i)
 
 /*
  * --addresses without Go's filters: the keys of locations [from, to),
- * every level from the innermost, composed on a thread of their own into
- * text, one after the other, with their lengths; build_keys interns them.
+ * every level from the innermost, composed into an arena of their own
+ * (the report's when they are done), with their lengths and hashes;
+ * build_keys interns them in place.  Each half of the locations is
+ * composed on a thread of its own.
  */
 struct key_share {
 	const struct builder *b;
 	size_t from, to;
-	struct strbuf text;
-	uint32_t *len;
-	size_t n, cap, next, at;  /* keys composed; the next one build_keys takes, and where */
+	struct arena text;
+	struct shared_key {
+		const char *s;
+		uint32_t len;
+		uint64_t hash;
+	} *key;
+	size_t n, cap, next;  /* keys composed; the next one build_keys takes */
 };
 
 static void *compose_keys(void *arg)
 {
 	struct key_share *ks = arg;
 	const struct builder *b = ks->b;
+	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
 	for (i = ks->from; i < ks->to; i++) {
@@ -849,14 +856,43 @@ static void *compose_keys(void *arg)
 		if (keyless(b, i))
 			continue;
 		for (j = ntriples(loc) - 1; j >= 0; j--) {
-			size_t start = ks->text.len;
+			struct shared_key *k;
 
-			add_address_key(&ks->text, b, loc, j, j > 0);
-			GROW(ks->len, ks->cap, ks->n + 1);
-			ks->len[ks->n++] = (uint32_t)(ks->text.len - start);
+			sb_reset(&sb);
+			add_address_key(&sb, b, loc, j, j > 0);
+			GROW(ks->key, ks->cap, ks->n + 1);
+			k = &ks->key[ks->n++];
+			k->s = arena_strndup(&ks->text, sb.buf, sb.len);
+			k->len = (uint32_t)sb.len;
+			k->hash = strtab_hash(sb.buf, sb.len);
 		}
 	}
+	sb_release(&sb);
 	return NULL;
+}
+
+/* The entry of the next key composed in ks. */
+static uint32_t shared_entry(struct builder *b, struct key_share *ks)
+{
+	/* Far enough ahead for the table's miss to arrive. */
+	enum { AHEAD = 12 };
+	struct strtab *keys = b->r->index->keys;
+	const struct shared_key *k = &ks->key[ks->next++];
+	const char *key;
+	uint32_t id;
+
+	if (ks->next + AHEAD < ks->n)
+		strtab_prefetch(keys, ks->key[ks->next + AHEAD].hash);
+	key = strtab_intern_stored(keys, k->s, k->len, k->hash, &id);
+	if (id >= b->nentry_of) {
+		GROW(b->entry_of, b->cap_entry_of, (size_t)id + 1);
+		memset(b->entry_of + b->nentry_of, 0,
+		       (id + 1 - b->nentry_of) * sizeof(*b->entry_of));
+		b->nentry_of = (size_t)id + 1;
+	}
+	if (!b->entry_of[id])
+		b->entry_of[id] = new_entry(b, key, NULL) + 1;
+	return b->entry_of[id] - 1;
 }
 
 size_t report_key_share_min = 65536;
@@ -866,10 +902,11 @@ static void build_keys(struct builder *b)
 {
 	const struct profile *p = b->p;
 	int only = b->o->granularity == GRAN_PCS && b->o->pcs_only;
-	struct key_share share = { .b = b, .from = p->nlocation, .to = p->nlocation,
-				   .text = STRBUF_INIT };
+	struct key_share share[2] = {
+		{ .b = b, .from = p->nlocation, .to = p->nlocation },
+		{ .b = b, .from = p->nlocation, .to = p->nlocation },
+	};
 	pthread_t t;
-	int two = 0;
 	size_t i;
 
 	/* Never NULL, even with no keys at all: reduce_stack offsets into it. */
@@ -883,12 +920,21 @@ static void build_keys(struct builder *b)
 
 		b->r->entry[other].address = UINT64_MAX;
 	}
-	/* The second half's keys composed on a second thread, interned here in the same order. */
+	/* Each half's keys composed on a thread, then interned here in order. */
 	if (b->o->granularity == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min) {
-		share.from = p->nlocation / 2;
-		two = pthread_create(&t, NULL, compose_keys, &share) == 0;
-		if (!two)
-			compose_keys(&share);
+		share[0].from = 0;
+		share[0].to = share[1].from = p->nlocation / 2;
+		if (pthread_create(&t, NULL, compose_keys, &share[1]) == 0) {
+			compose_keys(&share[0]);
+			pthread_join(t, NULL);
+		} else {
+			compose_keys(&share[0]);
+			compose_keys(&share[1]);
+		}
+		strtab_reserve(b->r->index->keys, share[0].n + share[1].n);
+		/* The keys are the report's strings now. */
+		arena_adopt(&b->r->arena, &share[0].text);
+		arena_adopt(&b->r->arena, &share[1].text);
 	}
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
@@ -896,22 +942,18 @@ static void build_keys(struct builder *b)
 		int j;
 
 		lk->at = (uint32_t)b->nkeys;
-		if (i == share.from && two)
-			pthread_join(t, NULL);
 		if (i + 16 < p->nlocation)
 			__builtin_prefetch(p->location[i + 16]);
 		if (i + 8 < p->nlocation && p->location[i + 8]->nline)
 			__builtin_prefetch(triple_line(p->location[i + 8], 0));
 		if (keyless(b, i))
 			continue;
-		if (i >= share.from) {
-			GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
-			for (j = ntriples(loc) - 1; j >= 0; j--) {
-				uint32_t len = share.len[share.next++];
+		if (i >= share[0].from) {
+			struct key_share *ks = &share[i >= share[1].from];
 
-				b->keys[b->nkeys++] = entry_for(b, share.text.buf + share.at, len, NULL, NULL);
-				share.at += len;
-			}
+			GROW(b->keys, b->cap_keys, b->nkeys + ntriples(loc));
+			for (j = ntriples(loc) - 1; j >= 0; j--)
+				b->keys[b->nkeys++] = shared_entry(b, ks);
 			lk->n = (uint32_t)(b->nkeys - lk->at);
 			if (lk->n == 1)
 				lk->at = b->keys[lk->at];
@@ -941,8 +983,8 @@ static void build_keys(struct builder *b)
 		if (lk->n == 1)
 			lk->at = b->keys[lk->at];
 	}
-	sb_release(&share.text);
-	free(share.len);
+	free(share[0].key);
+	free(share[1].key);
 }
 
 /* Whether entries made with o are those of ks. */

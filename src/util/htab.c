@@ -32,13 +32,14 @@ void htab_clear(struct htab *t)
 	t->used = 0;
 }
 
-static void grow(struct htab *t)
+/* The table again at cap slots (a power of two, more than used). */
+static void rehash(struct htab *t, size_t cap)
 {
 	struct htab n;
 	size_t i, j;
 
 	/* Slots keep 32 bits of the hash: positions need no more (indexes are 32-bit). */
-	htab_init(&n, (t->mask + 1) * 2);
+	htab_init(&n, cap);
 	for (i = 0; i <= t->mask; i++) {
 		if (!t->slot[i].idx)
 			continue;
@@ -49,6 +50,21 @@ static void grow(struct htab *t)
 	n.used = t->used;
 	free(t->slot);
 	*t = n;
+}
+
+static void grow(struct htab *t)
+{
+	rehash(t, (t->mask + 1) * 2);
+}
+
+void htab_reserve(struct htab *t, size_t more)
+{
+	size_t cap = t->mask + 1;
+
+	while ((t->used + more + 1) * 4 > cap * 3)
+		cap *= 2;
+	if (cap > t->mask + 1)
+		rehash(t, cap);
 }
 
 void htab_insert(struct htab *t, size_t i, uint64_t h, uint32_t idx)

@@ -50,9 +50,21 @@ const char *strtab_string(const struct strtab *t, uint32_t id)
 	return t->str[id].s;
 }
 
-const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t *id)
+void strtab_reserve(struct strtab *t, size_t more)
 {
-	uint64_t h = hash_bytes(s, n);
+	htab_reserve(&t->index, more);
+	GROW(t->str, t->cap, t->n + more);
+}
+
+void strtab_prefetch(const struct strtab *t, uint64_t h)
+{
+	htab_prefetch(&t->index, h);
+}
+
+/* The string of n bytes at s with hash h, copied into the arena unless stored. */
+static const char *intern(struct strtab *t, const char *s, size_t n, uint64_t h, int stored,
+			  uint32_t *id)
+{
 	struct str *e;
 	size_t i;
 
@@ -65,9 +77,26 @@ const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t
 	}
 	GROW(t->str, t->cap, t->n + 1);
 	e = &t->str[t->n++];
-	e->s = arena_strndup(t->arena, s, n);
+	e->s = stored ? s : arena_strndup(t->arena, s, n);
 	e->len = n;
 	htab_insert(&t->index, i, h, (uint32_t)t->n);
 	*id = (uint32_t)(t->n - 1);
 	return e->s;
+}
+
+const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t *id)
+{
+	return strtab_intern_hashed(t, s, n, hash_bytes(s, n), id);
+}
+
+const char *strtab_intern_hashed(struct strtab *t, const char *s, size_t n, uint64_t h,
+				 uint32_t *id)
+{
+	return intern(t, s, n, h, 0, id);
+}
+
+const char *strtab_intern_stored(struct strtab *t, const char *s, size_t n, uint64_t h,
+				 uint32_t *id)
+{
+	return intern(t, s, n, h, 1, id);
 }

@@ -65,9 +65,54 @@ TEST(numbers_in_order_of_first_sight)
 	arena_release(&a);
 }
 
+/*
+ * Strings interned with their hash given: stored ones are kept in place
+ * (a copy is made of the others), and meet the copied ones as equals; a
+ * reserved table numbers them as a growing one does.
+ */
+TEST(stored_and_hashed_strings)
+{
+	struct arena a = { 0 };
+	struct strtab *t = strtab_new(&a);
+	char name[32], *mine[NSTR];
+	uint32_t id;
+	int i, wrong_id = 0, wrong_ptr = 0;
+
+	strtab_intern(t, "first", 5);
+	strtab_reserve(t, NSTR);
+	for (i = 0; i < NSTR; i++) {
+		size_t n = (size_t)snprintf(name, sizeof(name), "key %d", i);
+
+		mine[i] = arena_strndup(&a, name, n);
+		strtab_prefetch(t, strtab_hash(mine[i], n));
+		if (i % 2) {
+			if (strtab_intern_stored(t, mine[i], n, strtab_hash(mine[i], n), &id) != mine[i])
+				wrong_ptr++;
+		} else if (strtab_intern_hashed(t, name, n, strtab_hash(name, n), &id) == name) {
+			wrong_ptr++;
+		}
+		if (id != (uint32_t)i + 1)
+			wrong_id++;
+	}
+	for (i = 0; i < NSTR; i++) {
+		size_t n = (size_t)snprintf(name, sizeof(name), "key %d", i);
+		const char *s = strtab_intern_id(t, name, n, &id);
+
+		if (id != (uint32_t)i + 1 || strcmp(s, name) || (i % 2 && s != mine[i]))
+			wrong_id++;
+	}
+	CHECK_EQ_INT(wrong_id, 0);
+	CHECK_EQ_INT(wrong_ptr, 0);
+	/* A stored string already there gives the one before. */
+	CHECK(strtab_intern_stored(t, "first", 5, strtab_hash("first", 5), &id) != NULL && id == 0);
+	strtab_free(t);
+	arena_release(&a);
+}
+
 int main(void)
 {
 	RUN(equal_strings_one_pointer);
 	RUN(numbers_in_order_of_first_sight);
+	RUN(stored_and_hashed_strings);
 	return test_done();
 }
