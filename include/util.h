@@ -11,7 +11,11 @@
  */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
-/* xcalloc aligned to a cache line (64 bytes), for arrays of structures sized to share none. */
+/*
+ * xcalloc aligned to a cache line (64 bytes), for arrays of structures sized
+ * to share none; from 2 MB on, to a huge page, which the kernel is asked to
+ * use (such arrays are read at random).
+ */
 void *xcalloc_lines(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

@@ -1443,6 +1443,7 @@ struct reducer {
 	size_t cap_chain;
 	/* merge_stacks: its stacks by chain and sign of count (same_stack); unset otherwise. */
 	struct htab merged;
+	int hint_sums;          /* the sums outgrow the cache: hinted too (hint_sums) */
 };
 
 /*
@@ -1858,6 +1859,7 @@ static int unchanged(const struct builder *b, const uint32_t *skip, int filtered
 }
 
 #define AHEAD 8  /* stacks between the hints for a stack's locations and their infos */
+#define SUMS_IN_CACHE 32768  /* entries whose sums (2 MB) stay in the cache, about */
 
 /* What the reduction reads of location index k, into the cache: its filter flags when filtering. */
 static void hint_info(const struct builder *b, uint32_t k, int filter)
@@ -1891,6 +1893,27 @@ static void hint(const struct builder *b, size_t i, size_t to, int filter)
 }
 
 /*
+ * A third stage, when the sums are many (--addresses): the sums of the
+ * stack AHEAD / 2 ahead, found through its locations' keys hinted before.
+ */
+static void hint_sums(const struct reducer *rd, size_t i)
+{
+	const struct builder *b = rd->b;
+	const struct sample *s;
+	size_t j;
+
+	if (i + AHEAD / 2 >= rd->to)
+		return;
+	s = b->p->sample[i + AHEAD / 2];
+	for (j = 0; j < s->nlocation; j++) {
+		const struct lockeys *l = &b->lk[sample_stack(s)[j]];
+
+		if (l->n == 1)
+			__builtin_prefetch(&rd->sum[l->at]);
+	}
+}
+
+/*
  * merge_stacks: each merged stack's count added to the sums, as its
  * samples' counts would have been one by one: merging is only done when
  * no sum can saturate, so the order does not matter.
@@ -1919,6 +1942,8 @@ static int take_stack(struct reducer *rd, struct wstack *w, size_t i)
 		return -1;
 	}
 	hint(b, i, rd->to, rd->focus || rd->ignore);
+	if (rd->hint_sums)
+		hint_sums(rd, i);
 	if (!ws_load(w, b, i) || !cut_stack(b, w) || !focus_ignore(rd, w, rd->focus, rd->ignore))
 		return 0;
 	rd->kept_total = sat_add(rd->kept_total, w->count);
@@ -2019,6 +2044,7 @@ static void reducer_init(struct reducer *rd, struct builder *b, size_t from, siz
 	rd->to = to;
 	rd->path = xcalloc(b->nkeys + 1, sizeof(*rd->path));
 	rd->sum = xcalloc_lines(b->r->nentry + 1, sizeof(*rd->sum));
+	rd->hint_sums = b->lk && b->r->nentry >= SUMS_IN_CACHE;
 	arena_init(&rd->arena);
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +39,8 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
 void *xcalloc_lines(size_t n, size_t size)
 {
 	size_t bytes;
@@ -46,7 +49,14 @@ void *xcalloc_lines(size_t n, size_t size)
 	if (size && n > SIZE_MAX / size)
 		out_of_memory(SIZE_MAX);
 	bytes = n * size;
-	if (posix_memalign(&p, 64, bytes ? bytes : 1))
+	if (bytes >= HUGE_PAGE) {
+		/* Big ones are read at random: huge pages spare the TLB. */
+		if (posix_memalign(&p, HUGE_PAGE, bytes))
+			out_of_memory(bytes);
+#ifdef MADV_HUGEPAGE
+		madvise(p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+#endif
+	} else if (posix_memalign(&p, 64, bytes ? bytes : 1))
 		out_of_memory(bytes);
 	memset(p, 0, bytes);
 	return p;

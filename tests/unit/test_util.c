@@ -121,6 +121,19 @@ TEST(calloc_lines_aligned_and_zeroed)
 		free(p);
 	}
 	CHECK_EQ_INT(bad, 0);
+	/* Two megabytes and more: on a huge page's boundary, zeroed too. */
+	for (n = (2u << 20) / 32 - 1; n < (2u << 20) / 32 + 2; n++) {
+		unsigned char *p = xcalloc_lines(n, 32);
+
+		CHECK_EQ_INT((uintptr_t)p % 64, 0);
+		if (n * 32 >= (2u << 20))
+			CHECK_EQ_INT((uintptr_t)p % (2u << 20), 0);
+		for (i = 0; i < n * 32; i++)
+			bad += p[i] != 0;
+		memset(p, 0xff, n * 32);
+		free(p);
+	}
+	CHECK_EQ_INT(bad, 0);
 }
 
 int main(void)
