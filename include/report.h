@@ -308,8 +308,10 @@ int64_t report_measure(const struct value_style *vs, int64_t v);
  */
 const struct entry **report_sorted(const struct report *r, int cum);
 extern size_t report_sorted_share_min;
-/* From this many locations on, --addresses composes half the keys on a second thread. */
+/* From this many locations on, --addresses composes each half's keys on a thread of its own. */
 extern size_t report_key_share_min;
+/* From this many samples on, two threads reduce them (below, a second one does not pay). */
+extern size_t report_split_min;
 
 /*
  * An output format: its own file in src/report/ defines one, and one row

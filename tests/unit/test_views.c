@@ -752,6 +752,67 @@ TEST(address_keys_on_two_threads)
 }
 
 /*
+ * Sums reduced on two threads, the samples handed out in chunks, are those
+ * of one thread: by function, line and address, with recursion, inline
+ * levels, focus and ignore, and values of both signs.
+ */
+TEST(sums_on_two_threads)
+{
+	static const char *const fn[] = { "main", "a", "b", "c", "d", "e" };
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_options o = { 0 };
+	size_t saved = report_split_min, i, pass;
+	uint64_t st[8];
+	int bad = 0;
+
+	for (i = 0; i < 64; i++) {
+		if (i % 8 == 7)
+			named_location(p, 0x1000 + i * 16, fn[i % 6], 10 + (int)i, fn[(i + 1) % 6], 50, NULL);
+		else
+			named_location(p, 0x1000 + i * 16, fn[i % 6], 10 + (int)(i % 5), NULL);
+	}
+	for (i = 0; i < 20000; i++) {
+		size_t n = 3 + i % 5, k;
+
+		/* i's base-64 digits: every sample a stack of its own, many calling a function twice. */
+		for (k = 0; k < n; k++)
+			st[k] = 0x1000 + (k < 3 ? (i >> (6 * k)) & 63 : (i * 7 + k) % 64) * 16;
+		add_stack(p, st, n, (int64_t)(i % 9) - 2);
+	}
+	CHECK(p->nsample > 16000);
+	o.quiet = 1;
+	for (pass = 0; pass < 9; pass++) {
+		struct report one, two;
+		struct err e;
+
+		o.granularity = pass % 3 == 0 ? GRAN_FUNCTIONS : pass % 3 == 1 ? GRAN_LINES : GRAN_ADDRESSES;
+		o.focus = pass / 3 == 1 ? "^[ab]" : NULL;
+		o.ignore = pass / 3 == 2 ? "^c" : NULL;
+		report_split_min = SIZE_MAX;
+		if (!CHECK(report_build(p, &o, &one, &e) == 0))
+			break;
+		report_split_min = 1;
+		if (!CHECK(report_build(p, &o, &two, &e) == 0)) {
+			report_release(&one);
+			break;
+		}
+		if (one.nentry != two.nentry || one.total != two.total ||
+		    one.local_total != two.local_total || one.local_total == 0)
+			bad++;
+		for (i = 0; i < one.nentry && one.nentry == two.nentry; i++)
+			if (strcmp(one.entry[i].key, two.entry[i].key) ||
+			    one.entry[i].flat != two.entry[i].flat || one.entry[i].cum != two.entry[i].cum ||
+			    one.entry[i].kept != two.entry[i].kept)
+				bad++;
+		report_release(&one);
+		report_release(&two);
+	}
+	CHECK_EQ_INT(bad, 0);
+	report_split_min = saved;
+	profile_free(p);
+}
+
+/*
  * A frame whose function has no name ("??") but a file and line, as DWARF
  * lines without a symbol give: by function each address is its own entry
  * (pprof's hex address), by line each line; named frames still share one.
@@ -805,6 +866,7 @@ int main(void)
 	RUN(pcs_only);
 	RUN(sorted_in_two_halves);
 	RUN(address_keys_on_two_threads);
+	RUN(sums_on_two_threads);
 	RUN(unnamed_functions_by_address);
 	return test_done();
 }
