@@ -17,6 +17,11 @@ struct regex;
 struct regex *regex_compile(const char *pattern, const char *what, struct err *e);
 int regex_match(const struct regex *r, const char *s, size_t n);
 int regex_matchs(const struct regex *r, const char *s);
+/*
+ * The pattern, when none of its bytes is special (f_2175, Mutex): it
+ * matches exactly the strings that hold it.  NULL otherwise.
+ */
+const char *regex_literal(const struct regex *r);
 void regex_free(struct regex *r);
 
 #endif

@@ -32,6 +32,7 @@ struct fninfo {
 	uint8_t unknown;       /* the short name is "??" */
 	uint8_t uninteresting; /* a name RemoveUninterestingFrames drops */
 	uint8_t matches[2];    /* whether --focus, --ignore match the short name: 0 = not yet, 1 no, 2 yes */
+	uint8_t file_may[2];   /* whether they are in its file's name (file_may_match), the same way */
 };
 
 /* Per location, what the filters make of it: 4 bytes, read for every frame. */
@@ -172,6 +173,7 @@ struct builder {
 	unsigned addr_digits;
 	const char *qq;        /* "??" */
 	struct regex *frames_re; /* o->frames->regex */
+	uint8_t addr_may[2];    /* whether --focus, --ignore could match an address */
 	struct profile *out;   /* report_profile: where kept stacks go, instead of entries */
 	struct location **copy; /* copy_stack's stack */
 	size_t cap_copy;
@@ -1166,13 +1168,40 @@ static int short_matches(struct builder *b, const struct location *loc, int j, c
 	return fi->matches[which] == 2;
 }
 
+/* Whether every byte of s is one of those in set. */
+static int only_of(const char *s, const char *set)
+{
+	return s[strspn(s, set)] == 0;
+}
+
+/*
+ * Whether re could match a file:line ("FILE:LINE", "??:LINE", "?") of
+ * loc's triple j, which has lines.  A plain string cannot when the file
+ * name does not hold it and it has no ':' to cross into the line, nor is
+ * made of what a line has: a focus on a name (f_2175) needs neither the
+ * (function, line) numbers nor the matching of each line.
+ */
+static int file_may_match(struct builder *b, const struct location *loc, int j,
+			  const struct regex *re, int which)
+{
+	const char *lit = regex_literal(re);
+	struct fninfo *fi;
+
+	if (!lit || strchr(lit, ':') || only_of(lit, "?-0123456789"))
+		return 1;
+	fi = triple_fi(b, loc, j);
+	if (!fi->file_may[which])
+		fi->file_may[which] = strstr(triple_line(loc, j)->function->filename, lit) ? 2 : 1;
+	return fi->file_may[which] == 2;
+}
+
 static int loc_matches(struct builder *b, const struct location *loc, const struct regex *re,
 		       int which)
 {
 	char a[32];
 	int j;
 
-	if (regex_match(re, a, format_addr(b, loc->address, a, sizeof(a))))
+	if (b->addr_may[which] && regex_match(re, a, format_addr(b, loc->address, a, sizeof(a))))
 		return 1;
 	if (!b->li[loc->id - 1].has_syms)
 		return 0;
@@ -1187,6 +1216,8 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 				return 1;
 			continue;
 		}
+		if (!file_may_match(b, loc, j, re, which))
+			continue;
 		/* A file:line is matched once, for every location with it. */
 		if (!b->flm[which])
 			b->flm[which] = xcalloc(fl_table(b)->n + 1, 1);
@@ -1226,9 +1257,14 @@ static void mark_symbolized(struct builder *b)
 
 static void mark_locations(struct builder *b, const struct regex *focus, const struct regex *ignore)
 {
+	const struct regex *re[2] = { focus, ignore };
 	size_t i, nfocus = 0, nignore = 0;
 
 	mark_symbolized(b);
+	/* A plain string of other bytes than hex digits is in no address. */
+	for (i = 0; i < 2; i++)
+		b->addr_may[i] = re[i] && (!regex_literal(re[i]) ||
+					   only_of(regex_literal(re[i]), "0123456789abcdef"));
 	for (i = 0; i < b->p->nlocation; i++) {
 		const struct location *loc;
 		struct locinfo *li = &b->li[i];

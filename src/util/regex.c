@@ -20,6 +20,7 @@ struct regex {
 	pcre2_code *code;
 	pcre2_match_data *md;
 	int jit;   /* compiled to machine code: matched without pcre2_match's checks */
+	char *literal;  /* the pattern, when no byte of it is special */
 };
 
 struct regex *regex_compile(const char *pattern, const char *what, struct err *e)
@@ -42,6 +43,8 @@ struct regex *regex_compile(const char *pattern, const char *what, struct err *e
 	r->jit = !RUNNING_ON_VALGRIND && pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
 	r->code = code;
 	r->md = pcre2_match_data_create_from_pattern(code, NULL);
+	if (!strpbrk(pattern, "\\^$.|?*+()[]{}"))
+		r->literal = xstrdup(pattern);
 	return r;
 }
 
@@ -50,6 +53,11 @@ int regex_match(const struct regex *r, const char *s, size_t n)
 	if (r->jit)
 		return pcre2_jit_match(r->code, (PCRE2_SPTR)s, n, 0, 0, r->md, NULL) >= 0;
 	return pcre2_match(r->code, (PCRE2_SPTR)s, n, 0, 0, r->md, NULL) >= 0;
+}
+
+const char *regex_literal(const struct regex *r)
+{
+	return r->literal;
 }
 
 int regex_matchs(const struct regex *r, const char *s)
@@ -61,6 +69,7 @@ void regex_free(struct regex *r)
 {
 	if (!r)
 		return;
+	free(r->literal);
 	pcre2_match_data_free(r->md);
 	pcre2_code_free(r->code);
 	free(r);

@@ -89,9 +89,33 @@ TEST(reuse)
 	regex_free(r);
 }
 
+/* Patterns without a special byte are plain strings; any special byte makes a regex. */
+TEST(plain_strings)
+{
+	static const char *const plain[] = { "f_2175", "Mutex", "a b", "c:42", "", "x-y/z" };
+	static const char *const special[] = { "f.c", "^main", "a|b", "x?", "a*", "a+", "(a)",
+					       "[ab]", "a{2}", "a\\d", "end$", "(?i)m" };
+	struct err e = { { 0 } };
+	size_t i;
+
+	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		struct regex *r = regex_compile(plain[i], "--focus", &e);
+
+		CHECK(r && regex_literal(r) && !strcmp(regex_literal(r), plain[i]));
+		regex_free(r);
+	}
+	for (i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+		struct regex *r = regex_compile(special[i], "--focus", &e);
+
+		CHECK(r && !regex_literal(r));
+		regex_free(r);
+	}
+}
+
 int main(void)
 {
 	RUN(unanchored_and_case_sensitive);
+	RUN(plain_strings);
 	RUN(anchors_and_perl_syntax);
 	RUN(match_length);
 	RUN(invalid);

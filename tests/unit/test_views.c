@@ -751,6 +751,61 @@ TEST(address_keys_on_two_threads)
 	profile_free(p);
 }
 
+/* The report's cum of the entry keyed key (0 when its stacks were dropped), or -1 when it has none. */
+static int64_t cum_of(const struct report *r, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nentry; i++)
+		if (!strcmp(r->entry[i].key, key))
+			return r->entry[i].cum;
+	return -1;
+}
+
+/*
+ * A plain string as --focus matches a file name or an address as any
+ * regex does (only what cannot hold it is skipped); one crossing into the
+ * line, or made of digits, matches file:lines too.
+ */
+TEST(plain_focus_on_files_and_addresses)
+{
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct location *l = profile_location(p, 0x1a2b00);
+	struct line ln = { profile_function(p, "leaf", "leaf", "src/abc_file.c", 1, NO_SYMBOL_ADDRESS), 42 };
+	static const struct { const char *focus; int64_t leaf, other; } cases[] = {
+		{ "abc_file", 3, 0 },   /* in the file's name */
+		{ "le_42", 0, 0 },      /* in nothing */
+		{ "1a2b", 3, 0 },       /* in the leaf's address */
+		{ "c:42", 3, 0 },       /* across the file and its line */
+		{ "42", 3, 0 },         /* in the line */
+		{ "other", 0, 5 },      /* a function's name */
+		{ "abc_fil.", 3, 0 },   /* a regex, in the file's name */
+	};
+	struct report_options o = { 0 };
+	uint64_t a[2] = { 0x1a2b00, MAIN }, b[2] = { 0x300000, MAIN };
+	size_t i;
+
+	profile_set_lines(p, l, &ln, 1);
+	named_location(p, MAIN, "main", 10, NULL);
+	named_location(p, 0x300000, "other", 7, NULL);
+	add_stack(p, a, 2, 3);
+	add_stack(p, b, 2, 5);
+	o.quiet = 1;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct report r;
+		struct err e;
+
+		o.focus = cases[i].focus;
+		if (!CHECK(report_build(p, &o, &r, &e) == 0))
+			break;
+		if (!CHECK(cum_of(&r, "leaf") == cases[i].leaf && cum_of(&r, "other") == cases[i].other))
+			fprintf(stderr, "# --focus=%s: leaf %lld, other %lld\n", cases[i].focus,
+				(long long)cum_of(&r, "leaf"), (long long)cum_of(&r, "other"));
+		report_release(&r);
+	}
+	profile_free(p);
+}
+
 /*
  * Sums reduced on two threads, the samples handed out in chunks, are those
  * of one thread: by function, line and address, with recursion, inline
@@ -867,6 +922,7 @@ int main(void)
 	RUN(sorted_in_two_halves);
 	RUN(address_keys_on_two_threads);
 	RUN(sums_on_two_threads);
+	RUN(plain_focus_on_files_and_addresses);
 	RUN(unnamed_functions_by_address);
 	return test_done();
 }
