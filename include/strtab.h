@@ -17,19 +17,15 @@ const char *strtab_intern(struct strtab *t, const char *s, size_t n);
 /* The same, and the string's number: 0, 1, 2 ... in the order strings were first interned. */
 const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t *id);
 /*
- * The same, with h = strtab_hash(s, n) computed before (by another thread,
- * say); strtab_prefetch(t, h) a few strings ahead hides the table's miss.
+ * The same without the copy, and with h = strtab_hash(s, n) computed before
+ * (by another thread, say): s itself becomes the string, so it must be
+ * NUL-terminated and last as long as the strtab's arena.
+ * strtab_prefetch(t, h) a few strings ahead hides the table's miss.
  */
 static inline uint64_t strtab_hash(const char *s, size_t n)
 {
 	return hash_bytes(s, n);
 }
-const char *strtab_intern_hashed(struct strtab *t, const char *s, size_t n, uint64_t h,
-				 uint32_t *id);
-/*
- * strtab_intern_hashed without the copy: s itself becomes the string, so it
- * must be NUL-terminated and last as long as the strtab's arena.
- */
 const char *strtab_intern_stored(struct strtab *t, const char *s, size_t n, uint64_t h,
 				 uint32_t *id);
 void strtab_prefetch(const struct strtab *t, uint64_t h);

@@ -575,13 +575,11 @@ static uint32_t new_entry(struct builder *b, const char *key, const char *displa
  * display(b, loc) for its display when display is not NULL.  Entries are
  * found by the number strtab_intern_id gives the key.
  */
-static uint32_t entry_for(struct builder *b, const char *s, size_t n,
-			  const char *(*display)(struct builder *, const struct location *),
-			  const struct location *loc)
+/* The entry of the interned key numbered id: made (with display(b, loc) when given) the first time. */
+static uint32_t entry_of_key(struct builder *b, const char *key, uint32_t id,
+			     const char *(*display)(struct builder *, const struct location *),
+			     const struct location *loc)
 {
-	uint32_t id;
-	const char *key = strtab_intern_id(b->r->index->keys, s, n, &id);
-
 	if (id >= b->nentry_of) {
 		GROW(b->entry_of, b->cap_entry_of, (size_t)id + 1);
 		memset(b->entry_of + b->nentry_of, 0,
@@ -591,6 +589,16 @@ static uint32_t entry_for(struct builder *b, const char *s, size_t n,
 	if (!b->entry_of[id])
 		b->entry_of[id] = new_entry(b, key, display ? display(b, loc) : NULL) + 1;
 	return b->entry_of[id] - 1;
+}
+
+static uint32_t entry_for(struct builder *b, const char *s, size_t n,
+			  const char *(*display)(struct builder *, const struct location *),
+			  const struct location *loc)
+{
+	uint32_t id;
+	const char *key = strtab_intern_id(b->r->index->keys, s, n, &id);
+
+	return entry_of_key(b, key, id, display, loc);
 }
 
 /* How a bare address prints when symbolized: "SHORT FILE:LINE". */
@@ -887,15 +895,7 @@ static uint32_t shared_entry(struct builder *b, struct key_share *ks)
 	if (ks->next + AHEAD < ks->n)
 		strtab_prefetch(keys, ks->key[ks->next + AHEAD].hash);
 	key = strtab_intern_stored(keys, k->s, k->len, k->hash, &id);
-	if (id >= b->nentry_of) {
-		GROW(b->entry_of, b->cap_entry_of, (size_t)id + 1);
-		memset(b->entry_of + b->nentry_of, 0,
-		       (id + 1 - b->nentry_of) * sizeof(*b->entry_of));
-		b->nentry_of = (size_t)id + 1;
-	}
-	if (!b->entry_of[id])
-		b->entry_of[id] = new_entry(b, key, NULL) + 1;
-	return b->entry_of[id] - 1;
+	return entry_of_key(b, key, id, NULL, NULL);
 }
 
 size_t report_key_share_min = 65536;

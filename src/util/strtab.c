@@ -86,13 +86,7 @@ static const char *intern(struct strtab *t, const char *s, size_t n, uint64_t h,
 
 const char *strtab_intern_id(struct strtab *t, const char *s, size_t n, uint32_t *id)
 {
-	return strtab_intern_hashed(t, s, n, hash_bytes(s, n), id);
-}
-
-const char *strtab_intern_hashed(struct strtab *t, const char *s, size_t n, uint64_t h,
-				 uint32_t *id)
-{
-	return intern(t, s, n, h, 0, id);
+	return intern(t, s, n, hash_bytes(s, n), 0, id);
 }
 
 const char *strtab_intern_stored(struct strtab *t, const char *s, size_t n, uint64_t h,
