@@ -19,6 +19,8 @@ void *xcalloc(size_t n, size_t size);
 void *xcalloc_lines(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* The x-allocators' end: "out of memory allocating n bytes", exit status 1. */
+void out_of_memory(size_t n) __attribute__((noreturn));
 
 /* Grow *p (holding *cap elements of size sz) so that it holds at least want. */
 void grow_array_to(void **p, size_t *cap, size_t want, size_t sz);

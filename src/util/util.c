@@ -17,7 +17,7 @@ const unsigned char hex_value_plus1[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
-static void out_of_memory(size_t n)
+void out_of_memory(size_t n)
 {
 	fprintf(stderr, "pprof: out of memory allocating %zu bytes\n", n);
 	exit(1);
