@@ -312,6 +312,8 @@ extern size_t report_sorted_share_min;
 extern size_t report_key_share_min;
 /* From this many samples on, two threads reduce them (below, a second one does not pay). */
 extern size_t report_split_min;
+/* ... handed out to them this many at a time, where the order of reduction does not matter. */
+extern size_t report_chunk;
 
 /*
  * An output format: its own file in src/report/ defines one, and one row

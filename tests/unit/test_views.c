@@ -806,17 +806,36 @@ TEST(plain_focus_on_files_and_addresses)
 	profile_free(p);
 }
 
+/* Whether two reports' kept stacks are the same, in the same order, with the same first samples. */
+static int same_stacks(const struct report *one, const struct report *two)
+{
+	size_t i;
+
+	if (one->nstack != two->nstack)
+		return 0;
+	for (i = 0; i < one->nstack; i++) {
+		const struct rstack *a = &one->stack[i], *b = &two->stack[i];
+
+		if (a->count != b->count || a->n != b->n || a->nchain != b->nchain ||
+		    a->sample != b->sample || memcmp(a->entry, b->entry, a->n * sizeof(*a->entry)) ||
+		    memcmp(a->chain, b->chain, a->nchain * sizeof(*a->chain)))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Sums reduced on two threads, the samples handed out in chunks, are those
  * of one thread: by function, line and address, with recursion, inline
- * levels, focus and ignore, and values of both signs.
+ * levels, focus and ignore, and values of both signs; and so are merged
+ * stacks (the graphs'), in the order of their first samples.
  */
 TEST(sums_on_two_threads)
 {
 	static const char *const fn[] = { "main", "a", "b", "c", "d", "e" };
 	struct profile *p = new_profile("samples", "count", NULL);
 	struct report_options o = { 0 };
-	size_t saved = report_split_min, i, pass;
+	size_t saved = report_split_min, saved_chunk = report_chunk, i, pass;
 	uint64_t st[8];
 	int bad = 0;
 
@@ -836,13 +855,16 @@ TEST(sums_on_two_threads)
 	}
 	CHECK(p->nsample > 16000);
 	o.quiet = 1;
-	for (pass = 0; pass < 9; pass++) {
+	/* Small chunks: both threads take some, whichever starts first. */
+	report_chunk = 64;
+	for (pass = 0; pass < 18; pass++) {
 		struct report one, two;
 		struct err e;
 
 		o.granularity = pass % 3 == 0 ? GRAN_FUNCTIONS : pass % 3 == 1 ? GRAN_LINES : GRAN_ADDRESSES;
-		o.focus = pass / 3 == 1 ? "^[ab]" : NULL;
-		o.ignore = pass / 3 == 2 ? "^c" : NULL;
+		o.focus = pass / 3 % 3 == 1 ? "^[ab]" : NULL;
+		o.ignore = pass / 3 % 3 == 2 ? "^c" : NULL;
+		o.keep_stacks = o.merge_stacks = pass >= 9;
 		report_split_min = SIZE_MAX;
 		if (!CHECK(report_build(p, &o, &one, &e) == 0))
 			break;
@@ -859,11 +881,14 @@ TEST(sums_on_two_threads)
 			    one.entry[i].flat != two.entry[i].flat || one.entry[i].cum != two.entry[i].cum ||
 			    one.entry[i].kept != two.entry[i].kept)
 				bad++;
+		if (o.merge_stacks && (!same_stacks(&one, &two) || one.nstack < 100))
+			bad++;
 		report_release(&one);
 		report_release(&two);
 	}
 	CHECK_EQ_INT(bad, 0);
 	report_split_min = saved;
+	report_chunk = saved_chunk;
 	profile_free(p);
 }
 
