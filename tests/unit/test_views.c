@@ -572,7 +572,8 @@ static const struct entry *by_address(const struct report *r, uint64_t addr)
  * A report by address for the listings' ranges only (pcs_only): each
  * address in them has the values it has in the report of every address;
  * entry 0 sums the others' flat values, and takes each stack with any of
- * them once; no other address has an entry.  The prompt's cache neither
+ * them once; no other address has an entry, and a stack of kernel frames
+ * (which have none) counts nowhere.  The prompt's cache neither
  * gives it entries nor takes them from it: a whole report after it is
  * the same.
  */
@@ -580,7 +581,8 @@ TEST(pcs_only)
 {
 	static const uint64_t range[2][2] = { { B, B + 0x10 }, { 0x500, 0x600 } };
 	static const uint64_t am[] = { A, MAIN }, bam[] = { B, A, MAIN }, b2m[] = { B + 8, MAIN },
-			      tm[] = { 0x580, B + 4, MAIN }, m[] = { MAIN };
+			      tm[] = { 0x580, B + 4, MAIN }, m[] = { MAIN },
+			      kernel[] = { 0xffffffff81000000ULL };
 	struct profile *p = new_profile("samples", "count", NULL);
 	struct report_cache *c;
 	struct report_options o = { 0 };
@@ -600,6 +602,8 @@ TEST(pcs_only)
 	add_stack(p, b2m, 2, 7);
 	add_stack(p, tm, 3, 11);
 	add_stack(p, m, 1, 13);
+	profile_location(p, kernel[0]);
+	add_stack(p, kernel, 1, 17);
 	c = report_cache_new(p);
 	o.quiet = 1;
 	o.granularity = GRAN_PCS;
