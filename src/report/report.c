@@ -44,8 +44,8 @@ struct locinfo {
 
 /*
  * Per location, a word read for every frame of every stack: its one entry
- * at the granularity (most have one), or LK_LIST | at when it has another
- * number: builder.keys[at] is how many, its entries follow, innermost
+ * at the granularity (most have one), or LK_LIST | at when it has none or
+ * several: builder.keys[at] is how many, its entries follow, innermost
  * first.  LK_NONE, keys[0] being 0, is the list of none.  Four bytes a
  * location, so that the words of the bench profile's 219k locations are
  * half as many cache lines as two words each were: the reduction of the
@@ -949,17 +949,17 @@ static void hint_numbered(const struct builder *b, size_t i)
 static void build_keys(struct builder *b)
 {
 	const struct profile *p = b->p;
-	int only = b->o->granularity == GRAN_PCS && b->o->pcs_only;
+	enum granularity g = b->o->granularity;
+	int only = g == GRAN_PCS && b->o->pcs_only;
+	/* triple_entry keys these by (function, line) number. */
+	int numbered = !b->gf && !b->o->show_addresses &&
+		       (g == GRAN_LINES || g == GRAN_FILEFUNCTIONS || g == GRAN_FILES);
 	struct key_share share[2] = {
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 	};
 	pthread_t t;
 	size_t i;
-
-	enum granularity g = b->o->granularity;
-	int numbered = !b->gf && !b->o->show_addresses &&
-		       (g == GRAN_LINES || g == GRAN_FILEFUNCTIONS || g == GRAN_FILES);
 
 	/* keys[0]: the length of LK_NONE's list. */
 	GROW(b->keys, b->cap_keys, 1);
@@ -968,18 +968,18 @@ static void build_keys(struct builder *b)
 	if (numbered && !b->flk)
 		b->flk = xcalloc(fl_table(b)->n + 1, sizeof(*b->flk));
 	/* An entry per address, about: the table made for them at once. */
-	if (b->o->granularity == GRAN_PCS)
+	if (g == GRAN_PCS)
 		htab_init(&b->r->index->by_address, only ? 64 : p->nlocation / 3 * 4 + 16);
 	/* Entry 0: the addresses outside the ranges. */
 	if (only) {
-		b->keyed_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->keyed_bits));
-		b->range_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->range_bits));
 		uint32_t other = new_entry(b, intern(b, "(other addresses)"), NULL);
 
 		b->r->entry[other].address = UINT64_MAX;
+		b->keyed_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->keyed_bits));
+		b->range_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->range_bits));
 	}
 	/* Each half's keys composed on a thread, then interned here in order. */
-	if (b->o->granularity == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min) {
+	if (g == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min) {
 		share[0].from = 0;
 		share[0].to = share[1].from = p->nlocation / 2;
 		if (pthread_create(&t, NULL, compose_keys, &share[1]) == 0) {
@@ -1008,7 +1008,7 @@ static void build_keys(struct builder *b)
 			hint_numbered(b, i + 8);
 		if (keyless(b, i))
 			continue;
-		if (b->o->granularity == GRAN_PCS) {
+		if (g == GRAN_PCS) {
 			int own = !only || in_pcs_range(b->o, loc->address);
 
 			b->lk[i] = own ? pcs_entry(b, loc->address) : 0;
