@@ -2275,12 +2275,10 @@ static void reducer_finish(struct reducer *rd, struct report *r, struct arena *s
 
 size_t report_split_min = 65536;
 
-/* For qsort: first sample, then place. */
-static int cmp_first(const void *x, const void *y)
+/* For sort_by_key: a stack's first sample, then its place. */
+static uint64_t first_then_place(const void *x)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return (a > b) - (a < b);
+	return *(const uint64_t *)x;
 }
 
 /*
@@ -2298,7 +2296,7 @@ static void sort_by_first(struct reducer *a, struct arena *to)
 
 	for (i = 0; i < a->nstack; i++)
 		order[i] = (uint64_t)a->first[i] << 32 | i;
-	qsort(order, a->nstack, sizeof(*order), cmp_first);
+	sort_by_key(order, a->nstack, sizeof(*order), first_then_place);
 	for (i = 0; i < a->nstack; i++) {
 		struct rstack *s = &sorted[i];
 
