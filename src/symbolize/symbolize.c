@@ -928,8 +928,8 @@ static void verbose_summary(struct symbolizer *s)
 
 struct work {
 	uint64_t addr;
-	uint32_t loc;          /* the location's index */
-	uint32_t order;        /* the object's: its index in objs */
+	struct location *loc;  /* kept here: in address order p->location[] is read at random */
+	uint64_t order;        /* the object's: its index in objs */
 };
 
 static uint64_t work_addr(const void *w)
@@ -973,8 +973,8 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		}
 		if (!ob || !ob->ok)
 			continue;
-		work[nwork].loc = (uint32_t)i;
-		work[nwork].order = (uint32_t)ob->order;
+		work[nwork].loc = loc;
+		work[nwork].order = ob->order;
 		work[nwork].addr = addr;
 		nwork++;
 	}
@@ -991,7 +991,7 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 
 		/* In address order the locations are scattered: hint the ones ahead. */
 		if (i + 8 < nwork)
-			__builtin_prefetch(p->location[work[i + 8].loc], 1);
+			__builtin_prefetch(work[i + 8].loc, 1);
 		if (i == 0 || work[i].order != work[i - 1].order) {
 			size_t j = i;
 
@@ -1002,7 +1002,7 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 			if (ob->dw)
 				dwindex_want(ob->dw, addrs + i, j - i);
 		}
-		symbolize_pc(s, ob, p->location[work[i].loc], work[i].addr, &tmp);
+		symbolize_pc(s, ob, work[i].loc, work[i].addr, &tmp);
 	}
 	prefetch_finish(s);
 	/*
