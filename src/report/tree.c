@@ -13,24 +13,24 @@ static const char legend[] =
 	"      flat  flat%   sum%        cum   cum%   calls calls% + context \t \t ";
 
 /* The graph rebuilt on the first n of its sorted nodes. */
-static void keep_nodes(struct vgraph *g, const struct report *r, const struct report_options *o,
-		       const uint32_t *node, size_t n)
+static void keep_nodes(struct vgraph *g, const struct report *r, const uint32_t *node, size_t n)
 {
 	uint8_t *kept = xcalloc(r->nentry + 1, 1);
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		kept[node[i]] = 1;
-	vgraph_release(g);
-	vgraph_build(g, r, o, kept);
+	vgraph_keep(g, kept);
 	free(kept);
 }
 
 /*
  * Go's newTrimmedGraph: nodes whose |cum| is under nodefraction of the
  * flat sum go, then all but the first nodecount, then edges under
- * edgefraction; each removal rebuilds the graph from the stacks.  Returns
- * the node count before nodecount applied; *dropped the nodes the fraction took.
+ * edgefraction; each removal rebuilds the graph from the stacks.  g comes
+ * with its nodes only (the edges of nodes about to go are never read) and
+ * leaves with its edges.  Returns the node count before nodecount
+ * applied; *dropped the nodes the fraction took.
  */
 static size_t trim(struct vgraph *g, const struct report *r, const struct report_options *o,
 		   size_t *dropped)
@@ -38,6 +38,7 @@ static size_t trim(struct vgraph *g, const struct report *r, const struct report
 	int64_t sum = 0, node_cut, edge_cut;
 	size_t i, n = 0, orig;
 	uint32_t *keep;
+	int rebuilt = 0;
 
 	for (i = 0; i < g->nnode; i++)
 		sum = sat_add(sum, g->flat[g->node[i]]);
@@ -51,7 +52,8 @@ static size_t trim(struct vgraph *g, const struct report *r, const struct report
 				keep[n++] = g->node[i];
 		if (n != g->nnode) {
 			*dropped = g->nnode - n;
-			keep_nodes(g, r, o, keep, n);
+			keep_nodes(g, r, keep, n);
+			rebuilt = 1;
 		}
 		free(keep);
 	}
@@ -60,10 +62,13 @@ static size_t trim(struct vgraph *g, const struct report *r, const struct report
 	if (o->nodecount > 0 && (size_t)o->nodecount < g->nnode) {
 		keep = xmalloc((size_t)o->nodecount * sizeof(*keep));
 		memcpy(keep, g->node, (size_t)o->nodecount * sizeof(*keep));
-		keep_nodes(g, r, o, keep, (size_t)o->nodecount);
+		keep_nodes(g, r, keep, (size_t)o->nodecount);
 		free(keep);
 		vgraph_sort(g, o);
+		rebuilt = 1;
 	}
+	if (!rebuilt)
+		vgraph_add_edges(g, NULL);
 	vgraph_trim_edges(g, edge_cut);
 	return orig;
 }
@@ -163,6 +168,7 @@ static int tree_write(FILE *out, const struct profile *p, const struct report_op
 	size_t orig, dropped = 0, i, matched = 0;
 	const char *show;
 	int64_t flat_sum = 0;
+	uint8_t *want = NULL;
 
 	if (peek && !(re = regex_compile(peek, "--peek", e)))
 		return -1;
@@ -172,10 +178,15 @@ static int tree_write(FILE *out, const struct profile *p, const struct report_op
 		regex_free(re);
 		return -1;
 	}
-	vgraph_build(&g, &r, o, NULL);
+	vgraph_build(&g, &r, o, NULL, 0);
 	if (peek) {
 		orig = g.nnode;
 		vgraph_sort(&g, o);
+		/* Only the matches are shown: only their edges are made. */
+		want = xcalloc(r.nentry + 1, 1);
+		for (i = 0; i < g.nnode; i++)
+			want[g.node[i]] = regex_matchs(re, g.name[g.node[i]]) != 0;
+		vgraph_add_edges(&g, want);
 	} else {
 		orig = trim(&g, &r, o, &dropped);
 	}
@@ -187,7 +198,7 @@ static int tree_write(FILE *out, const struct profile *p, const struct report_op
 	for (i = 0; i < g.nnode; i++) {
 		uint32_t n = g.node[i];
 
-		if (re && !regex_matchs(re, g.name[n]))
+		if (want && !want[n])
 			continue;
 		matched++;
 		flat_sum = sat_add(flat_sum, g.flat[n]);
@@ -198,6 +209,7 @@ static int tree_write(FILE *out, const struct profile *p, const struct report_op
 	vgraph_release(&g);
 	report_release(&r);
 	regex_free(re);
+	free(want);
 	if (re && !matched)
 		return err_set(e, "--peek: no entry matches '%s'", peek);
 	return 0;

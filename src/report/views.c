@@ -94,6 +94,8 @@ static size_t edge_get(struct vgraph *g, uint32_t src, uint32_t dst)
 struct walk {
 	const uint8_t *kept;
 	const uint8_t *inl;      /* per entry: an inlined function's */
+	int nodes, edges;        /* what the walk adds: the nodes' values, the edges */
+	const uint8_t *want;     /* per node: edges are added at it; NULL for every node */
 	uint32_t *node_seen, *edge_seen;
 	size_t cap_seen;
 	uint32_t stamp;
@@ -121,11 +123,12 @@ static void add_stack(struct vgraph *g, const struct rstack *s, struct walk *k)
 			residual = 1;
 			continue;
 		}
-		if (k->node_seen[n] != k->stamp) {
+		if (k->nodes && k->node_seen[n] != k->stamp) {
 			k->node_seen[n] = k->stamp;
 			g->cum[n] = sat_add(g->cum[n], s->count);
 		}
-		if (parent >= 0 && (uint32_t)parent != n) {
+		if (k->edges && parent >= 0 && (uint32_t)parent != n &&
+		    (!k->want || k->want[parent] || k->want[n])) {
 			size_t e;
 
 			if (k->last_dst[parent] == n + 1) {
@@ -150,35 +153,38 @@ static void add_stack(struct vgraph *g, const struct rstack *s, struct walk *k)
 		parent = n;
 		residual = 0;
 	}
-	if (parent >= 0 && !residual)
+	if (k->nodes && parent >= 0 && !residual)
 		g->flat[parent] = sat_add(g->flat[parent], s->count);
 }
 
 /* Go's node names: an entry's name without "(inline)", one node per name. */
-static uint8_t *name_nodes(struct vgraph *g, const struct report_options *o)
+static void name_nodes(struct vgraph *g, const struct report_options *o)
 {
 	const struct report *r = g->r;
-	uint8_t *inl = xcalloc(r->nentry + 1, 1);
+	uint8_t *inl = g->inl = xcalloc(r->nentry + 1, 1);
 	struct htab by_name;
 	size_t i, k;
 
 	htab_init(&by_name, r->nentry * 2);
+	arena_init(&g->names);
 	for (i = 0; i < r->nentry; i++) {
-		char buf[VIEW_NAME_MAX], *at;
-		const char *nm = view_name(&r->entry[i], o, buf, sizeof(buf));
+		char buf[VIEW_NAME_MAX], *made;
+		const char *nm = view_name(&r->entry[i], o, buf, sizeof(buf)), *at;
+		size_t len = strlen(nm);
 		uint64_t h;
-		size_t len;
 
+		/* The report's own strings outlive the graph: only names made here are copied. */
 		if ((at = strstr(nm, " (inline)"))) {
 			inl[i] = 1;
-			len = (size_t)(at - nm);
-			g->name[i] = xmalloc(strlen(nm) - 9 + 1);
-			memcpy(g->name[i], nm, len);
-			strcpy(g->name[i] + len, at + 9);
+			made = arena_alloc(&g->names, len - 9 + 1);
+			memcpy(made, nm, (size_t)(at - nm));
+			strcpy(made + (at - nm), at + 9);
+			g->name[i] = made;
+			len -= 9;
 		} else {
-			g->name[i] = xstrdup(nm);
+			g->name[i] = nm == buf ? arena_memdup(&g->names, nm, len + 1) : nm;
 		}
-		h = hash_bytes(g->name[i], strlen(g->name[i]));
+		h = hash_bytes(g->name[i], len);
 		HTAB_FIND(&by_name, h, k, !strcmp(g->name[by_name.slot[k].idx - 1], g->name[i]));
 		if (by_name.slot[k].idx) {
 			g->rep[i] = by_name.slot[k].idx - 1;
@@ -188,7 +194,6 @@ static uint8_t *name_nodes(struct vgraph *g, const struct report_options *o)
 		}
 	}
 	htab_release(&by_name);
-	return inl;
 }
 
 static void walk_init(struct walk *k, size_t n, const uint8_t *kept, const uint8_t *inl)
@@ -209,42 +214,76 @@ static void walk_release(struct walk *k)
 	free(k->last_edge);
 }
 
-void vgraph_build(struct vgraph *g, const struct report *r, const struct report_options *o,
-		  const uint8_t *kept)
+/* Walks every stack of g's report, adding what nodes and edges say (of the entries kept). */
+static void walk_stacks(struct vgraph *g, const uint8_t *kept, int nodes, int edges,
+			const uint8_t *want)
 {
 	struct walk k;
-	uint8_t *inl;
 	size_t i;
 
+	walk_init(&k, g->r->nentry, kept, g->inl);
+	k.nodes = nodes;
+	k.edges = edges;
+	k.want = want;
+	for (i = 0; i < g->r->nstack; i++) {
+		k.stamp = (uint32_t)(i + 1);
+		add_stack(g, &g->r->stack[i], &k);
+	}
+	walk_release(&k);
+	if (!nodes)
+		return;
+	g->nnode = 0;
+	for (i = 0; i < g->r->nentry; i++)
+		if (g->flat[i] || g->cum[i])
+			g->node[g->nnode++] = (uint32_t)i;
+}
+
+void vgraph_build(struct vgraph *g, const struct report *r, const struct report_options *o,
+		  const uint8_t *kept, int edges)
+{
 	memset(g, 0, sizeof(*g));
 	g->r = r;
 	g->rep = xcalloc(r->nentry + 1, sizeof(*g->rep));
 	g->name = xcalloc(r->nentry + 1, sizeof(*g->name));
 	g->flat = xcalloc(r->nentry + 1, sizeof(*g->flat));
 	g->cum = xcalloc(r->nentry + 1, sizeof(*g->cum));
-	inl = name_nodes(g, o);
-	walk_init(&k, r->nentry, kept, inl);
-	htab_init(&g->index, 64);
-	for (i = 0; i < r->nstack; i++) {
-		k.stamp = (uint32_t)(i + 1);
-		add_stack(g, &r->stack[i], &k);
-	}
 	g->node = xcalloc(r->nentry + 1, sizeof(*g->node));
-	for (i = 0; i < r->nentry; i++)
-		if (g->flat[i] || g->cum[i])
-			g->node[g->nnode++] = (uint32_t)i;
-	free(inl);
-	walk_release(&k);
+	name_nodes(g, o);
+	htab_init(&g->index, 64);
+	walk_stacks(g, kept, 1, edges, NULL);
+}
+
+void vgraph_keep(struct vgraph *g, const uint8_t *kept)
+{
+	size_t n = g->r->nentry + 1;
+
+	memset(g->flat, 0, n * sizeof(*g->flat));
+	memset(g->cum, 0, n * sizeof(*g->cum));
+	free(g->edge);
+	g->edge = NULL;
+	g->nedge = g->cap_edge = 0;
+	htab_release(&g->index);
+	htab_init(&g->index, 64);
+	free(g->in_off);
+	free(g->out_off);
+	free(g->in);
+	free(g->out);
+	g->in_off = g->out_off = g->in = g->out = NULL;
+	walk_stacks(g, kept, 1, 1, NULL);
+}
+
+void vgraph_add_edges(struct vgraph *g, const uint8_t *want)
+{
+	walk_stacks(g, NULL, 0, 1, want);
 }
 
 void vgraph_release(struct vgraph *g)
 {
-	size_t i;
-
-	for (i = 0; g->name && i < g->r->nentry; i++)
-		free(g->name[i]);
+	if (g->name)
+		arena_release(&g->names);
 	free(g->name);
 	free(g->rep);
+	free(g->inl);
 	free(g->flat);
 	free(g->cum);
 	free(g->edge);

@@ -54,7 +54,9 @@ struct vedge {
 struct vgraph {
 	const struct report *r;
 	uint32_t *rep;           /* per entry: its node (the first entry of its name) */
-	char **name;             /* per node: its name, without "(inline)" */
+	const char **name;       /* per node: its name, without "(inline)" */
+	struct arena names;      /* the names not the report's own */
+	uint8_t *inl;            /* per entry: an inlined function's */
 	int64_t *flat, *cum;     /* per node */
 	struct vedge *edge;
 	size_t nedge, cap_edge;
@@ -66,10 +68,21 @@ struct vgraph {
 
 /*
  * The graph of r's kept stacks (of the entries kept, when kept is not
- * NULL; a stack passing others gets the edges around them).
+ * NULL; a stack passing others gets the edges around them).  Without
+ * edges, only the nodes and their values: what trimming decides by.
  */
 void vgraph_build(struct vgraph *g, const struct report *r, const struct report_options *o,
-		  const uint8_t *kept);
+		  const uint8_t *kept, int edges);
+/*
+ * g built again on the entries kept only, with its edges; its names and
+ * nodes' representatives stay as they were.
+ */
+void vgraph_keep(struct vgraph *g, const uint8_t *kept);
+/*
+ * The edges of a graph built without them and without kept: those at a
+ * node want has (every edge when want is NULL), each as the whole graph has it.
+ */
+void vgraph_add_edges(struct vgraph *g, const uint8_t *want);
 void vgraph_release(struct vgraph *g);
 /* Sorts the nodes as Go does: |flat| (|cum| with cum), name, |cum| (|flat|). */
 void vgraph_sort(struct vgraph *g, const struct report_options *o);

@@ -424,6 +424,32 @@ static int same_graph(const struct vgraph *a, const struct vgraph *b)
 	return 1;
 }
 
+/*
+ * Whether part's edges are those of whole with an end at a node want has,
+ * in whole's order, with its weights; and its nodes are whole's.
+ */
+static int edges_at(const struct vgraph *whole, const struct vgraph *part, const uint8_t *want)
+{
+	size_t i, n = 0;
+
+	if (whole->nnode != part->nnode)
+		return 0;
+	for (i = 0; i < whole->r->nentry; i++)
+		if (whole->flat[i] != part->flat[i] || whole->cum[i] != part->cum[i])
+			return 0;
+	for (i = 0; i < whole->nedge; i++) {
+		const struct vedge *w = &whole->edge[i], *p = &part->edge[n];
+
+		if (!want[w->src] && !want[w->dst])
+			continue;
+		if (n == part->nedge || p->src != w->src || p->dst != w->dst || p->w != w->w ||
+		    p->inl != w->inl)
+			return 0;
+		n++;
+	}
+	return n == part->nedge;
+}
+
 /* Whether two kept stacks have the same chain, and counts of the same sign. */
 static int same_chain(const struct rstack *a, const struct rstack *b)
 {
@@ -480,7 +506,7 @@ TEST(merged_stacks)
 	struct report_options o = { 0 };
 	struct vgraph one, merged;
 	struct report r, m;
-	uint8_t *kept;
+	uint8_t *kept, *want;
 	struct err e;
 	size_t i;
 
@@ -504,17 +530,39 @@ TEST(merged_stacks)
 	CHECK_EQ_INT(r.nstack, 70000);
 	CHECK(m.nstack > 64 && m.nstack < 1000);
 	CHECK(merged_from(&r, &m));
-	vgraph_build(&one, &r, &o, NULL);
-	vgraph_build(&merged, &m, &o, NULL);
+	vgraph_build(&one, &r, &o, NULL, 1);
+	vgraph_build(&merged, &m, &o, NULL, 1);
 	CHECK(one.nedge > 20);
 	CHECK(same_graph(&one, &merged));
+	vgraph_release(&merged);
+	/* Nodes first and edges after: the same graph; edges at some nodes: the whole's there. */
+	vgraph_build(&merged, &m, &o, NULL, 0);
+	CHECK_EQ_INT(merged.nedge, 0);
+	CHECK_EQ_INT(merged.nnode, one.nnode);
+	vgraph_add_edges(&merged, NULL);
+	CHECK(same_graph(&one, &merged));
+	vgraph_release(&merged);
+	want = calloc(m.nentry + 1, 1);
+	for (i = 0; i < m.nentry; i++)
+		want[i] = !strcmp(m.entry[i].key, "f3") || !strcmp(m.entry[i].key, "inl");
+	vgraph_build(&merged, &m, &o, NULL, 0);
+	vgraph_add_edges(&merged, want);
+	CHECK(merged.nedge > 2 && merged.nedge < one.nedge);
+	CHECK(edges_at(&one, &merged, want));
+	free(want);
 	vgraph_release(&one);
 	vgraph_release(&merged);
 	kept = calloc(r.nentry + 1, 1);
 	for (i = 0; i < r.nentry; i++)
 		kept[i] = strcmp(r.entry[i].key, "f2") != 0 && (i % 3) != 0;
-	vgraph_build(&one, &r, &o, kept);
-	vgraph_build(&merged, &m, &o, kept);
+	vgraph_build(&one, &r, &o, kept, 1);
+	vgraph_build(&merged, &m, &o, kept, 1);
+	CHECK(same_graph(&one, &merged));
+	vgraph_release(&merged);
+	/* Built whole without edges, then again on the entries kept: the same. */
+	vgraph_build(&merged, &m, &o, NULL, 0);
+	CHECK(merged.nnode > one.nnode);
+	vgraph_keep(&merged, kept);
 	CHECK(same_graph(&one, &merged));
 	vgraph_release(&one);
 	vgraph_release(&merged);
