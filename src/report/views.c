@@ -188,6 +188,7 @@ static void name_nodes(struct vgraph *g, const struct report_options *o)
 		HTAB_FIND(&by_name, h, k, !strcmp(g->name[by_name.slot[k].idx - 1], g->name[i]));
 		if (by_name.slot[k].idx) {
 			g->rep[i] = by_name.slot[k].idx - 1;
+			g->shared_names = 1;
 		} else {
 			g->rep[i] = (uint32_t)i;
 			htab_insert(&by_name, k, h, (uint32_t)i + 1);
@@ -214,6 +215,17 @@ static void walk_release(struct walk *k)
 	free(k->last_edge);
 }
 
+/* The nodes with a value, in entry order. */
+static void collect_nodes(struct vgraph *g)
+{
+	size_t i;
+
+	g->nnode = 0;
+	for (i = 0; i < g->r->nentry; i++)
+		if (g->flat[i] || g->cum[i])
+			g->node[g->nnode++] = (uint32_t)i;
+}
+
 /* Walks every stack of g's report, adding what nodes and edges say (of the entries kept). */
 static void walk_stacks(struct vgraph *g, const uint8_t *kept, int nodes, int edges,
 			const uint8_t *want)
@@ -230,17 +242,15 @@ static void walk_stacks(struct vgraph *g, const uint8_t *kept, int nodes, int ed
 		add_stack(g, &g->r->stack[i], &k);
 	}
 	walk_release(&k);
-	if (!nodes)
-		return;
-	g->nnode = 0;
-	for (i = 0; i < g->r->nentry; i++)
-		if (g->flat[i] || g->cum[i])
-			g->node[g->nnode++] = (uint32_t)i;
+	if (nodes)
+		collect_nodes(g);
 }
 
 void vgraph_build(struct vgraph *g, const struct report *r, const struct report_options *o,
 		  const uint8_t *kept, int edges)
 {
+	size_t i;
+
 	memset(g, 0, sizeof(*g));
 	g->r = r;
 	g->rep = xcalloc(r->nentry + 1, sizeof(*g->rep));
@@ -250,7 +260,20 @@ void vgraph_build(struct vgraph *g, const struct report *r, const struct report_
 	g->node = xcalloc(r->nentry + 1, sizeof(*g->node));
 	name_nodes(g, o);
 	htab_init(&g->index, 64);
-	walk_stacks(g, kept, 1, edges, NULL);
+	if (kept || edges || g->shared_names) {
+		walk_stacks(g, kept, 1, edges, NULL);
+		return;
+	}
+	/*
+	 * A node per entry: its values are the entry's, which the report
+	 * summed from these stacks the same way (flat to the first entry,
+	 * cum to each once).
+	 */
+	for (i = 0; i < r->nentry; i++) {
+		g->flat[i] = r->entry[i].flat;
+		g->cum[i] = r->entry[i].cum;
+	}
+	collect_nodes(g);
 }
 
 void vgraph_keep(struct vgraph *g, const uint8_t *kept)

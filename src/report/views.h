@@ -57,6 +57,7 @@ struct vgraph {
 	const char **name;       /* per node: its name, without "(inline)" */
 	struct arena names;      /* the names not the report's own */
 	uint8_t *inl;            /* per entry: an inlined function's */
+	int shared_names;        /* some entries share a node (f and "f (inline)") */
 	int64_t *flat, *cum;     /* per node */
 	struct vedge *edge;
 	size_t nedge, cap_edge;

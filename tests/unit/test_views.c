@@ -605,6 +605,53 @@ out:
 	profile_free(p);
 }
 
+/*
+ * A graph without edges takes its nodes' values from the report's entries,
+ * unless entries share a node: f called and f inlined are one node "f",
+ * whose cum counts a stack with both once.  Both ways equal the walk of
+ * the stacks (a graph built with its edges).
+ */
+TEST(graph_values)
+{
+	static const uint64_t am[] = { A, MAIN }, im[] = { INL, MAIN }, iam[] = { INL, A, MAIN },
+			      bm[] = { B, MAIN };
+	struct report_options o = { 0 };
+	struct profile *p;
+	struct vgraph walked, taken;
+	struct report r;
+	struct err e;
+	int shared;
+
+	for (shared = 0; shared < 2; shared++) {
+		p = new_profile("samples", "count", NULL);
+		named_location(p, MAIN, "main", 10, NULL);
+		named_location(p, A, "f", 20, NULL);
+		named_location(p, B, "b", 30, NULL);
+		/* Inlined into g: f itself when shared, else another function. */
+		named_location(p, INL, shared ? "f" : "h", 5, "g", 11, NULL);
+		add_stack(p, am, 2, 3);
+		add_stack(p, im, 2, 2);
+		add_stack(p, iam, 3, 7);
+		add_stack(p, bm, 2, -4);
+		o.quiet = 1;
+		o.keep_stacks = 1;
+		o.merge_stacks = 1;
+		if (CHECK(report_build(p, &o, &r, &e) == 0)) {
+			vgraph_build(&walked, &r, &o, NULL, 1);
+			vgraph_build(&taken, &r, &o, NULL, 0);
+			CHECK_EQ_INT(taken.shared_names, shared);
+			CHECK_EQ_INT(taken.nnode, walked.nnode);
+			CHECK(taken.nnode == 5 - (size_t)shared);
+			vgraph_add_edges(&taken, NULL);
+			CHECK(same_graph(&walked, &taken));
+			vgraph_release(&walked);
+			vgraph_release(&taken);
+			report_release(&r);
+		}
+		profile_free(p);
+	}
+}
+
 /* The entry of address addr in a report by address, or NULL. */
 static const struct entry *by_address(const struct report *r, uint64_t addr)
 {
@@ -990,6 +1037,7 @@ int main(void)
 	RUN(hide_and_show);
 	RUN(show_from_and_prune_from);
 	RUN(noinlines);
+	RUN(graph_values);
 	RUN(tag_filters);
 	RUN(diff_base_total);
 	RUN(report_cache);
