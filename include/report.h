@@ -210,10 +210,11 @@ struct entry {
 };
 
 /*
- * A stack after reduction: entry indexes, leaf first, each at most once.
- * chain holds the same stack before de-duplication (every inline level of
- * every frame, leaf first): chain[i] calls chain[i - 1], so its adjacent
- * pairs are the call graph's edges, self-edges of recursion included.
+ * A stack after reduction: entry indexes, leaf first, each at most once
+ * (none, NULL, for stacks merged by merge_stacks).  chain holds the same
+ * stack before de-duplication (every inline level of every frame, leaf
+ * first): chain[i] calls chain[i - 1], so its adjacent pairs are the call
+ * graph's edges, self-edges of recursion included.
  */
 struct rstack {
 	uint32_t *entry;

@@ -37,8 +37,8 @@ static void pick_nodes(struct graph *g, const struct report *r, const struct gra
 	size_t i, j, keep;
 
 	for (i = 0; i < r->nstack; i++)
-		for (j = 0; j < r->stack[i].n; j++)
-			seen[r->stack[i].entry[j]] = 1;
+		for (j = 0; j < r->stack[i].nchain; j++)
+			seen[r->stack[i].chain[j]] = 1;
 	g->node = xcalloc(r->nentry + 1, sizeof(*g->node));
 	for (i = 0; i < r->nentry; i++)
 		if (seen[i])
