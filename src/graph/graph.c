@@ -30,6 +30,41 @@ static int cmp_edge(const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * The first k of n nodes in cmp_node's order, in that order, at the front
+ * (the rest in no order): the order is total (keys are distinct), so they
+ * are those a sort of all would put first.  A graph keeps some tens of
+ * tens of thousands, and most nodes lose to the last kept on |cum| alone.
+ */
+static void first_nodes(struct graph_node *node, size_t n, size_t k)
+{
+	size_t i, have = 0;
+
+	for (i = 0; i < n && k; i++) {
+		struct graph_node x = node[i];
+		size_t lo = 0, hi = have;
+
+		if (have == k && cmp_node(&x, &node[k - 1]) >= 0)
+			continue;
+		/* Its place among the first: after those before it. */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_node(&node[mid], &x) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* The last of a full front goes to i's place, which x left. */
+		if (have == k)
+			node[i] = node[k - 1];
+		else
+			node[i] = node[have++];
+		memmove(&node[lo + 1], &node[lo], (have - 1 - lo) * sizeof(*node));
+		node[lo] = x;
+	}
+}
+
 /* The kept nodes: the first nodecount by |cum|, less a tail with |cum| <= node_limit. */
 static void pick_nodes(struct graph *g, const struct report *r, const struct graph_options *o)
 {
@@ -44,11 +79,13 @@ static void pick_nodes(struct graph *g, const struct report *r, const struct gra
 		if (seen[i])
 			g->node[g->candidates++].entry = &r->entry[i];
 	free(seen);
-	if (g->candidates > 1)
-		qsort(g->node, g->candidates, sizeof(*g->node), cmp_node);
 	keep = o->nodecount > 0 ? (size_t)o->nodecount : 0;
 	if (keep > g->candidates)
 		keep = g->candidates;
+	if (keep < g->candidates / 4)
+		first_nodes(g->node, g->candidates, keep);
+	else if (g->candidates > 1)
+		qsort(g->node, g->candidates, sizeof(*g->node), cmp_node);
 	while (keep > 0 && sat_abs(g->node[keep - 1].entry->cum) <= g->node_limit)
 		keep--;
 	g->nnode = keep;

@@ -519,6 +519,60 @@ TEST(edges_of_merged_stacks)
 	}
 }
 
+/*
+ * A few nodes kept of many: the first ones a sort of all would give, in
+ * its order, ties on |cum| (counts of 13 kinds among 400 functions, some
+ * negative) broken by name.
+ */
+TEST(first_of_many)
+{
+	static const size_t keep[] = { 1, 2, 7, 50, 99 };
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_options o;
+	struct graph_options go;
+	struct graph all, some;
+	struct report r;
+	struct err e;
+	size_t i, k;
+
+	named_location(p, MAIN, "main", 10, NULL);
+	for (i = 0; i < 400; i++) {
+		/* Added in an order unlike either the values' or the names'. */
+		size_t f = (i * 157) % 400;
+		uint64_t st[2] = { 0x10000 + 0x10 * f, MAIN };
+		char name[16];
+
+		snprintf(name, sizeof(name), "f%03zu", f);
+		named_location(p, st[0], name, 20, NULL);
+		add_stack(p, st, 2, (int64_t)((f * 7) % 13) - 3);
+	}
+	options(&o);
+	o.nodefraction = 0;
+	if (!CHECK(report_build(p, &o, &r, &e) == 0))
+		goto out;
+	go = gopts(&o);
+	go.nodecount = 1000;
+	if (!CHECK(graph_build(&r, &go, &all, &e) == 0))
+		goto out_r;
+	CHECK(all.candidates > 390);
+	for (k = 0; k < sizeof(keep) / sizeof(*keep); k++) {
+		go.nodecount = (int)keep[k];
+		if (!CHECK(graph_build(&r, &go, &some, &e) == 0))
+			continue;
+		CHECK_EQ_INT(some.nnode, keep[k]);
+		CHECK_EQ_INT(some.candidates, all.candidates);
+		for (i = 0; i < some.nnode; i++)
+			if (!CHECK(some.node[i].entry == all.node[i].entry))
+				break;
+		graph_release(&some);
+	}
+	graph_release(&all);
+out_r:
+	report_release(&r);
+out:
+	profile_free(p);
+}
+
 int main(void)
 {
 	RUN(stacks_keep_chains);
@@ -530,5 +584,6 @@ int main(void)
 	RUN(dot_no_nodes);
 	RUN(renders);
 	RUN(edges_of_merged_stacks);
+	RUN(first_of_many);
 	return test_done();
 }
