@@ -222,9 +222,13 @@ static int same_with_cache(const struct profile *p, const struct report_options 
 	for (i = 0; same && i < a.nentry; i++)
 		same = !strcmp(a.entry[i].key, b.entry[i].key) && a.entry[i].flat == b.entry[i].flat &&
 		       a.entry[i].cum == b.entry[i].cum && a.entry[i].kept == b.entry[i].kept;
+	/* Merged stacks have chains and no entries. */
 	for (i = 0; same && i < a.nstack; i++)
 		same = a.stack[i].n == b.stack[i].n && a.stack[i].count == b.stack[i].count &&
-		       !memcmp(a.stack[i].entry, b.stack[i].entry, a.stack[i].n * sizeof(uint32_t));
+		       a.stack[i].nchain == b.stack[i].nchain &&
+		       (!a.stack[i].n ||
+			!memcmp(a.stack[i].entry, b.stack[i].entry, a.stack[i].n * sizeof(uint32_t))) &&
+		       !memcmp(a.stack[i].chain, b.stack[i].chain, a.stack[i].nchain * sizeof(uint32_t));
 	report_release(&a);
 	report_release(&b);
 	return same;
@@ -922,8 +926,10 @@ static int same_stacks(const struct report *one, const struct report *two)
 	for (i = 0; i < one->nstack; i++) {
 		const struct rstack *a = &one->stack[i], *b = &two->stack[i];
 
+		/* Merged stacks have chains and no entries. */
 		if (a->count != b->count || a->n != b->n || a->nchain != b->nchain ||
-		    a->sample != b->sample || memcmp(a->entry, b->entry, a->n * sizeof(*a->entry)) ||
+		    a->sample != b->sample ||
+		    (a->n && memcmp(a->entry, b->entry, a->n * sizeof(*a->entry))) ||
 		    memcmp(a->chain, b->chain, a->nchain * sizeof(*a->chain)))
 			return 0;
 	}
