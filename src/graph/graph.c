@@ -34,7 +34,8 @@ static int cmp_edge(const void *a, const void *b)
  * The first k of n nodes in cmp_node's order, in that order, at the front
  * (the rest in no order): the order is total (keys are distinct), so they
  * are those a sort of all would put first.  A graph keeps some tens of
- * tens of thousands, and most nodes lose to the last kept on |cum| alone.
+ * its tens of thousands of candidates (by line), and most of them lose to
+ * the last kept on |cum| alone.
  */
 static void first_nodes(struct graph_node *node, size_t n, size_t k)
 {

@@ -54,7 +54,7 @@ struct vedge {
 struct vgraph {
 	const struct report *r;
 	uint32_t *rep;           /* per entry: its node (the first entry of its name) */
-	const char **name;       /* per node: its name, without "(inline)" */
+	const char **name;       /* per entry: its node's name, without "(inline)" */
 	struct arena names;      /* the names not the report's own */
 	uint8_t *inl;            /* per entry: an inlined function's */
 	int shared_names;        /* some entries share a node (f and "f (inline)") */
