@@ -242,6 +242,12 @@ void stack_builder_commit(struct stack_builder *b, size_t n, const int64_t *valu
 void stack_builder_add(struct stack_builder *b, const uint64_t *addr, size_t n,
 		       const int64_t *value);
 /*
+ * A stack of locations p has already, as samples hold them (indexes,
+ * id - 1), for readers that make their locations first.
+ */
+void stack_builder_add_indexes(struct stack_builder *b, const uint32_t *ids, size_t n,
+			       const int64_t *value);
+/*
  * End drops p's indexes by address and by stack (the next addition makes
  * them again); a reader that adds to a profile with more to come keeps them.
  */

@@ -130,6 +130,15 @@ void stack_builder_add(struct stack_builder *b, const uint64_t *addr, size_t n,
 	stack_builder_commit(b, n, value);
 }
 
+void stack_builder_add_indexes(struct stack_builder *b, const uint32_t *ids, size_t n,
+			       const int64_t *value)
+{
+	/* The records before it go first: samples keep the order they came in. */
+	if (b->n)
+		flush(b);
+	sample_queue_push(b->queue, ids, n, value);
+}
+
 void stack_builder_keep_indexes(struct stack_builder *b)
 {
 	b->keep_indexes = 1;

@@ -1,4 +1,4 @@
-/* proto.c - reader for profile.proto (gzip-compressed or not), unpacked by protobuf-c. */
+/* proto.c - reader for profile.proto (gzip or not): samples read by hand, the rest by protobuf-c. */
 #include <libdeflate.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -18,8 +18,8 @@ typedef Perftools__Profiles__Profile PbProfile;
 /*
  * The wire format, as far as a reader must know it to claim a file and to
  * say where a broken one breaks: protobuf-c reports no offsets, so this
- * walker runs only to explain its failures (and on the top level, to sniff
- * and to spot concatenated profiles).
+ * walker runs only to explain its failures and the sample reader's (and on
+ * the top level, to sniff and to spot concatenated profiles).
  */
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2, WT_I32 = 5 };
 
@@ -797,71 +797,361 @@ static int read_locations(struct ctx *c)
 }
 
 /*
+ * The samples, read straight from the data: protobuf-c would unpack each
+ * into blocks of its own, most of a big profile's memory and a tenth of
+ * its reading time.  They are read as protobuf-c reads them: field keys
+ * and length prefixes of at most 5 bytes (lengths up to INT_MAX), varints
+ * of at most 10 (bits past 64 dropped), repeated numbers packed or not,
+ * unknown fields skipped.  Returns -1 where protobuf-c would fail.
+ */
+struct pb {
+	const unsigned char *b;
+	size_t off, end;
+};
+
+static inline int pb_varint(struct pb *r, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < 10 && r->off + i < r->end; i++) {
+		unsigned char c = r->b[r->off + i];
+
+		x |= (uint64_t)(c & 0x7f) << (7 * i);
+		if (!(c & 0x80)) {
+			r->off += i + 1;
+			*v = x;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* A field key: its number (not 0) and wire type. */
+static inline int pb_key(struct pb *r, uint64_t *number, unsigned *wire)
+{
+	size_t start = r->off;
+	uint64_t k;
+
+	if (pb_varint(r, &k) < 0 || r->off - start > 5 || !(k >> 3))
+		return -1;
+	*number = k >> 3;
+	*wire = k & 7;
+	return 0;
+}
+
+/* A length prefix and the payload it covers, as *sub. */
+static int pb_sub(struct pb *r, struct pb *sub)
+{
+	size_t start = r->off;
+	uint64_t len;
+
+	if (pb_varint(r, &len) < 0 || r->off - start > 5 || len > INT_MAX ||
+	    len > r->end - r->off)
+		return -1;
+	sub->b = r->b;
+	sub->off = r->off;
+	sub->end = r->off + len;
+	r->off = sub->end;
+	return 0;
+}
+
+/* Past the payload of a field of wire type wire. */
+static int pb_skip(struct pb *r, unsigned wire)
+{
+	struct pb sub;
+	uint64_t v;
+
+	switch (wire) {
+	case WT_VARINT:
+		return pb_varint(r, &v);
+	case WT_I64:
+	case WT_I32:
+		if (r->end - r->off < (wire == WT_I64 ? 8u : 4u))
+			return -1;
+		r->off += wire == WT_I64 ? 8 : 4;
+		return 0;
+	case WT_LEN:
+		return pb_sub(r, &sub);
+	default:
+		return -1;
+	}
+}
+
+/* A repeated number field's values (one, or packed) appended to *out. */
+static int pb_numbers(struct pb *r, unsigned wire, uint64_t **out, size_t *n, size_t *cap)
+{
+	struct pb sub;
+	uint64_t v;
+
+	if (wire == WT_VARINT) {
+		if (pb_varint(r, &v) < 0)
+			return -1;
+		GROW(*out, *cap, *n + 1);
+		(*out)[(*n)++] = v;
+		return 0;
+	}
+	if (wire != WT_LEN || pb_sub(r, &sub) < 0)
+		return -1;
+	/* At most one value per byte. */
+	GROW(*out, *cap, *n + (sub.end - sub.off));
+	while (sub.off < sub.end)
+		if (pb_varint(&sub, &(*out)[(*n)++]) < 0)
+			return -1;
+	return 0;
+}
+
+/* One Label: key, str, num, num_unit (the last of each counts). */
+static int pb_label(struct pb *r, int64_t f[4])
+{
+	memset(f, 0, 4 * sizeof(*f));
+	while (r->off < r->end) {
+		uint64_t number, v;
+		unsigned wire;
+
+		if (pb_key(r, &number, &wire) < 0)
+			return -1;
+		if (number < 1 || number > 4) {
+			if (pb_skip(r, wire) < 0)
+				return -1;
+			continue;
+		}
+		if (wire != WT_VARINT || pb_varint(r, &v) < 0)
+			return -1;
+		f[number - 1] = (int64_t)v;
+	}
+	return 0;
+}
+
+/* One sample's fields, in buffers kept from sample to sample. */
+struct pb_sample {
+	uint64_t *loc, *value;
+	size_t nloc, nvalue, cap_loc, cap_value;
+	int64_t (*label)[4];
+	size_t nlabel, cap_label;
+};
+
+static int pb_sample(struct pb *r, struct pb_sample *s)
+{
+	s->nloc = s->nvalue = s->nlabel = 0;
+	while (r->off < r->end) {
+		struct pb sub;
+		uint64_t number;
+		unsigned wire;
+
+		if (pb_key(r, &number, &wire) < 0)
+			return -1;
+		if (number == 1) {
+			if (pb_numbers(r, wire, &s->loc, &s->nloc, &s->cap_loc) < 0)
+				return -1;
+		} else if (number == 2) {
+			if (pb_numbers(r, wire, &s->value, &s->nvalue, &s->cap_value) < 0)
+				return -1;
+		} else if (number == 3) {
+			if (wire != WT_LEN || pb_sub(r, &sub) < 0)
+				return -1;
+			GROW(s->label, s->cap_label, s->nlabel + 1);
+			if (pb_label(&sub, s->label[s->nlabel++]) < 0)
+				return -1;
+		} else if (pb_skip(r, wire) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The next top-level Profile field numbered 2 (a sample) at or after *off, as *sub. */
+static int next_sample(const unsigned char *data, size_t *off, size_t n, struct pb *sub)
+{
+	struct pb r = { data, *off, n };
+
+	while (r.off < r.end) {
+		uint64_t number;
+		unsigned wire;
+
+		if (pb_key(&r, &number, &wire) < 0)
+			return -1;
+		if (number == 2 && wire == WT_LEN) {
+			if (pb_sub(&r, sub) < 0)
+				return -1;
+			*off = r.off;
+			return 1;
+		}
+		if (pb_skip(&r, wire) < 0)
+			return -1;
+	}
+	*off = r.off;
+	return 0;
+}
+
+/* Whether every sample is as protobuf-c would take it. */
+static int samples_readable(const unsigned char *data, size_t n)
+{
+	struct pb_sample ps = { 0 };
+	size_t off = 0;
+	struct pb sub;
+	int more, ok = 1;
+
+	while (ok && (more = next_sample(data, &off, n, &sub)) != 0)
+		ok = more > 0 && pb_sample(&sub, &ps) == 0;
+	free(ps.loc);
+	free(ps.value);
+	free(ps.label);
+	return ok;
+}
+
+/*
  * A sample's labels as Go reads them: a nonzero str makes a string label,
  * else a nonzero num or num_unit a numeric one; others are dropped.
  */
-static int read_labels(struct ctx *c, const Perftools__Profiles__Sample *ps,
-		       struct label **buf, size_t *cap, size_t *n)
+static int read_labels(struct ctx *c, const struct pb_sample *ps, struct label **buf,
+		       size_t *cap, size_t *n)
 {
 	size_t i;
 
-	GROW(*buf, *cap, ps->n_label + 1);
+	GROW(*buf, *cap, ps->nlabel + 1);
 	*n = 0;
-	for (i = 0; i < ps->n_label; i++) {
-		const Perftools__Profiles__Label *pl = ps->label[i];
+	for (i = 0; i < ps->nlabel; i++) {
+		const int64_t *pl = ps->label[i];   /* key, str, num, num_unit */
 		struct label *l = &(*buf)[*n];
 
-		if (!pl->str && !pl->num && !pl->num_unit)
+		if (!pl[1] && !pl[2] && !pl[3])
 			continue;
-		if (string_at(c, pl->key, "label key", &l->key) < 0 ||
-		    string_at(c, pl->str, "label str", &l->str) < 0 ||
-		    string_at(c, pl->num_unit, "label num_unit", &l->num_unit) < 0)
+		if (string_at(c, pl[0], "label key", &l->key) < 0 ||
+		    string_at(c, pl[1], "label str", &l->str) < 0 ||
+		    string_at(c, pl[3], "label num_unit", &l->num_unit) < 0)
 			return -1;
-		l->num = pl->str ? 0 : pl->num;
-		if (pl->str)
+		l->num = pl[1] ? 0 : pl[2];
+		if (pl[1])
 			l->num_unit = c->str[0];
 		(*n)++;
 	}
 	return 0;
 }
 
-static int read_samples(struct ctx *c)
+/* Location ids to the indexes samples hold (id - 1), 0 for none. */
+static uint32_t *location_indexes(const struct id_map *m)
 {
+	uint32_t *ix = xcalloc(m->ndense + 1, sizeof(*ix));
+	size_t i;
+
+	for (i = 0; i < m->ndense; i++)
+		if (m->dense[i])
+			ix[i] = (uint32_t)((const struct location *)m->dense[i])->id;
+	return ix;
+}
+
+/*
+ * The samples, in their order in data: those without labels go through a
+ * stack builder (hashed and added on a second thread), until the first
+ * with labels, after which each is added here.  Returns -1 with the error
+ * set, -2 where protobuf-c would have refused the data.
+ */
+static int read_samples(struct ctx *c, const unsigned char *data, size_t n)
+{
+	struct stack_builder *sb = NULL;
+	uint32_t *ix = location_indexes(&c->locations), *ids = NULL;
 	struct location **loc = NULL;
 	struct label *lab = NULL;
-	size_t i, j, cap = 0, lcap = 0, nlab;
-	int r = 0;
+	struct pb_sample ps = { 0 };
+	int64_t *val = NULL;
+	size_t i = 0, j, off = 0, cap = 0, icap = 0, vcap = 0, lcap = 0, nlab;
+	struct pb sub;
+	int r = 0, more, direct = 0;
 
-	if (!c->m->n_sample_type && c->m->n_sample)
-		return bad(c, "samples without sample types");
-	for (i = 0; i < c->m->n_sample && !r; i++) {
-		const Perftools__Profiles__Sample *ps = c->m->sample[i];
-
-		if (ps->n_value != c->m->n_sample_type) {
-			r = bad(c, "sample %zu has %zu values for %zu sample types", i + 1,
-				ps->n_value, c->m->n_sample_type);
+	while (!r && (more = next_sample(data, &off, n, &sub)) != 0) {
+		if (more < 0 || pb_sample(&sub, &ps) < 0) {
+			r = -2;
 			break;
 		}
-		GROW(loc, cap, ps->n_location_id + 1);
-		for (j = 0; j < ps->n_location_id; j++) {
-			loc[j] = ps->location_id[j] ? id_map_get(&c->locations, ps->location_id[j])
-						    : NULL;
-			if (!loc[j]) {
+		i++;
+		if (!c->m->n_sample_type) {
+			r = bad(c, "samples without sample types");
+			break;
+		}
+		if (ps.nvalue != c->m->n_sample_type) {
+			r = bad(c, "sample %zu has %zu values for %zu sample types", i, ps.nvalue,
+				c->m->n_sample_type);
+			break;
+		}
+		GROW(ids, icap, ps.nloc + 1);
+		for (j = 0; j < ps.nloc; j++) {
+			uint64_t id = ps.loc[j];
+			const struct location *l;
+
+			if (id - 1 < c->locations.ndense)
+				ids[j] = ix[id - 1];
+			else
+				ids[j] = id && (l = id_map_get(&c->locations, id)) ? (uint32_t)l->id : 0;
+			if (!ids[j]) {
 				r = bad(c, "sample %zu refers to location %llu, which does not "
-					"exist", i + 1, (unsigned long long)ps->location_id[j]);
+					"exist", i, (unsigned long long)id);
 				break;
 			}
+			ids[j]--;
 		}
-		if (r || (r = read_labels(c, ps, &lab, &lcap, &nlab)) < 0)
+		if (r || (r = read_labels(c, &ps, &lab, &lcap, &nlab)) < 0)
 			break;
-		if (nlab)
-			profile_add_sample_labels(c->p, loc, ps->n_location_id, ps->value, lab, nlab);
-		else
-			profile_add_sample(c->p, loc, ps->n_location_id, ps->value);
+		GROW(val, vcap, ps.nvalue + 1);
+		for (j = 0; j < ps.nvalue; j++)
+			val[j] = (int64_t)ps.value[j];
+		if (!nlab && !direct) {
+			if (!sb)
+				sb = stack_builder_begin(c->p);
+			stack_builder_add_indexes(sb, ids, ps.nloc, val);
+			continue;
+		}
+		/* From the first sample with labels on, each is added here. */
+		direct = 1;
+		if (sb) {
+			stack_builder_keep_indexes(sb);
+			stack_builder_end(sb);
+			sb = NULL;
+		}
+		GROW(loc, cap, ps.nloc + 1);
+		for (j = 0; j < ps.nloc; j++)
+			loc[j] = c->p->location[ids[j]];
+		profile_add_sample_labels(c->p, loc, ps.nloc, val, lab, nlab);
 	}
+	stack_builder_end(sb);
+	free(ix);
+	free(ids);
 	free(loc);
 	free(lab);
+	free(val);
+	free(ps.loc);
+	free(ps.value);
+	free(ps.label);
 	return r;
+}
+
+/*
+ * The data without its samples, for protobuf-c: the top-level walk has
+ * checked every field's key and length.
+ */
+static unsigned char *without_samples(const unsigned char *data, size_t n, size_t *len)
+{
+	unsigned char *out = xmalloc(n + 1);
+	struct pb r = { data, 0, n };
+
+	*len = 0;
+	while (r.off < r.end) {
+		size_t start = r.off;
+		uint64_t number;
+		unsigned wire;
+
+		if (pb_key(&r, &number, &wire) < 0 || pb_skip(&r, wire) < 0) {
+			/* protobuf-c will refuse the rest. */
+			memcpy(out + *len, data + start, n - start);
+			*len += n - start;
+			break;
+		}
+		if (number == 2 && wire == WT_LEN)
+			continue;
+		memcpy(out + *len, data + start, r.off - start);
+		*len += r.off - start;
+	}
+	return out;
 }
 
 /*
@@ -888,13 +1178,21 @@ static int explain(const char *name, const unsigned char *data, size_t len, stru
 	return err_set(e, "%s: cannot decode the profile.proto message", name);
 }
 
-static int fill(const char *path, const PbProfile *m, struct profile *p, struct err *e)
+/*
+ * The model from m (the data without its samples, unpacked) and the
+ * samples in data; -2 where protobuf-c would have refused the samples.
+ */
+static int fill(const char *path, const PbProfile *m, const unsigned char *data, size_t n,
+		struct profile *p, struct err *e)
 {
 	struct ctx c = { .path = path, .p = p, .m = m, .e = e };
 	int r;
 
 	r = read_strings(&c) < 0 || read_header(&c) < 0 || read_mappings(&c) < 0 ||
-	    read_functions(&c) < 0 || read_locations(&c) < 0 || read_samples(&c) < 0 ? -1 : 0;
+	    read_functions(&c) < 0 || read_locations(&c) < 0 ? -1 : read_samples(&c, data, n);
+	/* protobuf-c, unpacking everything first, refused damaged data before any such error. */
+	if (r == -1 && !samples_readable(data, n))
+		r = -2;
 	free(c.str);
 	if (c.mappings.dense)
 		id_map_release(&c.mappings);
@@ -938,15 +1236,14 @@ int proto_read_buffer(const char *path, const unsigned char *buf, size_t len,
 	else if (!n)
 		r = err_set(e, "%s: empty profile", path);
 	else {
+		size_t rest_len;
+		unsigned char *rest = without_samples(data, n, &rest_len);
+
 		arena_init(&arena);
-		if (!(m = perftools__profiles__profile__unpack(&alloc, n, data))) {
+		m = perftools__profiles__profile__unpack(&alloc, rest_len, rest);
+		free(rest);
+		if (!m || (r = fill(path, m, data, n, p, e)) == -2)
 			r = explain(name, data, n, e);
-		} else {
-			/* protobuf-c copied what it keeps: lower the peak. */
-			free(inflated);
-			inflated = NULL;
-			r = fill(path, m, p, e);
-		}
 		arena_release(&arena);
 	}
 	free(inflated);

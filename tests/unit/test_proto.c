@@ -189,6 +189,289 @@ TEST(round_trip)
 	profile_free(q);
 }
 
+/* Writing profile.proto by hand, for what proto_write never writes. */
+struct pbw {
+	unsigned char b[1 << 17];
+	size_t n;
+};
+
+static void w_varint(struct pbw *w, uint64_t v)
+{
+	do {
+		w->b[w->n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+}
+
+static void w_bytes(struct pbw *w, const void *b, size_t n)
+{
+	memcpy(w->b + w->n, b, n);
+	w->n += n;
+}
+
+/* Field number with a varint. */
+static void w_num(struct pbw *w, unsigned field, uint64_t v)
+{
+	w_varint(w, field << 3);
+	w_varint(w, v);
+}
+
+/* Field number with the bytes of another writer. */
+static void w_sub(struct pbw *w, unsigned field, const struct pbw *sub)
+{
+	w_varint(w, field << 3 | 2);
+	w_varint(w, sub->n);
+	w_bytes(w, sub->b, sub->n);
+}
+
+/*
+ * Strings "", samples, count, k, v; one sample type; locations 1 to nloc
+ * (at 0x10, 0x20, ...); then the sample fields given.  Read into a new
+ * profile, returned (NULL on error, the message in e).
+ */
+static struct profile *read_hand(size_t nloc, const struct pbw *samples, struct err *e)
+{
+	static const char *const str[] = { "", "samples", "count", "k", "v" };
+	struct pbw *w = calloc(1, sizeof(*w)), sub;
+	struct profile *q = profile_new();
+	size_t i;
+
+	sub.n = 0;
+	w_num(&sub, 1, 1);
+	w_num(&sub, 2, 2);
+	w_sub(w, 1, &sub);
+	for (i = 1; i <= nloc; i++) {
+		sub.n = 0;
+		w_num(&sub, 1, i);
+		w_num(&sub, 3, 0x10 * i);
+		w_sub(w, 4, &sub);
+	}
+	w_bytes(w, samples->b, samples->n);
+	for (i = 0; i < 5; i++) {
+		w_varint(w, 6 << 3 | 2);
+		w_varint(w, strlen(str[i]));
+		w_bytes(w, str[i], strlen(str[i]));
+	}
+	if (proto_read_buffer("h.pb", w->b, w->n, PROTO_MAX_INFLATED, q, e) < 0) {
+		profile_free(q);
+		q = NULL;
+	}
+	free(w);
+	return q;
+}
+
+/* A sample's stack as addresses, leaf first, into a string like "10 20". */
+static const char *stack_of(const struct profile *q, size_t i)
+{
+	static char s[256];
+	size_t k = 0, j;
+
+	s[0] = 0;
+	for (j = 0; j < q->sample[i]->nlocation; j++)
+		k += (size_t)snprintf(s + k, sizeof(s) - k, "%s%llx", j ? " " : "",
+				      (unsigned long long)q->location[sample_stack(q->sample[i])[j]]
+					      ->address);
+	return s;
+}
+
+/*
+ * Samples are read from the data by hand, as protobuf-c reads them:
+ * location ids packed or one by one (or both, in turns), unknown fields
+ * skipped, labels' last fields counting.
+ */
+TEST(samples_read_by_hand)
+{
+	struct pbw w = { .n = 0 }, smp, sub, lab;
+	struct err e = { { 0 } };
+	struct profile *q;
+
+	/* Packed ids 1 2, value 3. */
+	smp.n = sub.n = 0;
+	w_varint(&sub, 1);
+	w_varint(&sub, 2);
+	w_sub(&smp, 1, &sub);
+	w_num(&smp, 2, 3);
+	w_sub(&w, 2, &smp);
+	/* Ids one by one (2, then packed 1), unknown fields of every wire type, value 4. */
+	smp.n = 0;
+	w_num(&smp, 1, 2);
+	w_num(&smp, 9, 77);
+	w_varint(&smp, 10 << 3 | 1);
+	w_bytes(&smp, "12345678", 8);
+	w_varint(&smp, 11 << 3 | 5);
+	w_bytes(&smp, "1234", 4);
+	w_sub(&smp, 12, &sub);
+	sub.n = 0;
+	w_varint(&sub, 1);
+	w_sub(&smp, 1, &sub);
+	w_num(&smp, 2, 4);
+	w_sub(&w, 2, &smp);
+	/* The first sample again (values add up), then with a label k=v (str 4, after str 3). */
+	smp.n = sub.n = 0;
+	w_varint(&sub, 1);
+	w_varint(&sub, 2);
+	w_sub(&smp, 1, &sub);
+	w_num(&smp, 2, 5);
+	w_sub(&w, 2, &smp);
+	lab.n = 0;
+	w_num(&lab, 1, 3);
+	w_num(&lab, 2, 3);
+	w_num(&lab, 7, 1);
+	w_num(&lab, 2, 4);
+	w_sub(&smp, 3, &lab);
+	w_sub(&w, 2, &smp);
+	q = read_hand(2, &w, &e);
+	if (!CHECK(q)) {
+		TEST_NOTE("%s", e.msg);
+		return;
+	}
+	if (CHECK_EQ_INT(q->nsample, 3)) {
+		CHECK_STR(stack_of(q, 0), "10 20");
+		CHECK_EQ_INT(q->sample[0]->value[0], 8);
+		CHECK_STR(stack_of(q, 1), "20 10");
+		CHECK_EQ_INT(q->sample[1]->value[0], 4);
+		CHECK_STR(stack_of(q, 2), "10 20");
+		CHECK_EQ_INT(q->sample[2]->value[0], 5);
+		if (CHECK_EQ_INT(q->sample[2]->nlabel, 1)) {
+			CHECK_STR(q->sample[2]->label[0].key, "k");
+			CHECK_STR(q->sample[2]->label[0].str, "v");
+		}
+	}
+	profile_free(q);
+}
+
+/* What protobuf-c refuses in a sample fails, at the offset the walk finds. */
+TEST(samples_refused)
+{
+	static const struct {
+		const char *bytes;
+		size_t n;
+		const char *msg;
+	} bad[] = {
+		/* A varint of 11 bytes as a location id. */
+		{ "\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 12, "longer than 10 bytes" },
+		/* Packed ids whose last one is cut. */
+		{ "\x0a\x02\x01\x81", 4, "varint runs past end" },
+		/* A group. */
+		{ "\x0b", 1, "invalid wire type 3" },
+		/* Field number 0. */
+		{ "\x00\x01", 2, "field number 0" },
+		/* A value of wire type 1. */
+		{ "\x11\x01\x02\x03\x04\x05\x06\x07\x08", 9, "wire type 1, expected 0" },
+		/* A label's key as bytes. */
+		{ "\x1a\x03\x0a\x01\x00", 5, "wire type 2, expected 0" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pbw w = { .n = 0 }, smp = { .n = 0 };
+		struct err e = { { 0 } };
+		struct profile *q;
+
+		w_bytes(&smp, bad[i].bytes, bad[i].n);
+		w_sub(&w, 2, &smp);
+		q = read_hand(2, &w, &e);
+		if (!CHECK(!q)) {
+			profile_free(q);
+			continue;
+		}
+		CHECK_CONTAINS(e.msg, "h.pb: offset 0x");
+		CHECK_CONTAINS(e.msg, bad[i].msg);
+	}
+}
+
+/*
+ * A damaged sample is reported before what is wrong elsewhere, as when
+ * protobuf-c unpacked everything first: here a sample that refers to a
+ * missing location comes before it.
+ */
+TEST(damage_before_meaning)
+{
+	struct pbw w = { .n = 0 }, smp = { .n = 0 };
+	struct err e = { { 0 } };
+	struct profile *q;
+
+	w_num(&smp, 1, 9);
+	w_num(&smp, 2, 1);
+	w_sub(&w, 2, &smp);
+	q = read_hand(2, &w, &e);
+	CHECK(!q);
+	CHECK_CONTAINS(e.msg, "refers to location 9");
+	smp.n = 0;
+	w_bytes(&smp, "\x0b", 1);
+	w_sub(&w, 2, &smp);
+	q = read_hand(2, &w, &e);
+	CHECK(!q);
+	CHECK_CONTAINS(e.msg, "invalid wire type 3");
+}
+
+/*
+ * Thousands of samples, unlabelled then labelled then unlabelled again,
+ * stacks repeating: the first go through the second thread, the rest are
+ * added in turn.  The samples come out as adding each in its turn makes them.
+ */
+TEST(many_samples_in_order)
+{
+	struct pbw *w = calloc(1, sizeof(*w)), smp, ids;
+	struct profile *p = profile_new(), *q;
+	struct location *loc[40], *stack[4];
+	struct err e = { { 0 } };
+	struct label lab;
+	size_t i, k;
+
+	profile_set_sample_types(p, 1, two_types);
+	for (i = 0; i < 40; i++)
+		loc[i] = profile_add_location(p, NULL, 0x10 * (i + 1));
+	lab = (struct label){ profile_intern(p, "k"), profile_intern(p, "v"), 0,
+			      profile_intern(p, "") };
+	for (i = 0; i < 6000; i++) {
+		int64_t v = (int64_t)i + 1;
+		size_t n = 1 + i % 4;
+
+		smp.n = ids.n = 0;
+		for (k = 0; k < n; k++) {
+			stack[k] = loc[(i * (k + 3) + k * k) % 40];
+			w_varint(&ids, stack[k]->address / 0x10);
+		}
+		w_sub(&smp, 1, &ids);
+		w_num(&smp, 2, (uint64_t)v);
+		if (i >= 2000 && i < 2100 && i % 3) {
+			struct pbw l = { .n = 0 };
+
+			w_num(&l, 1, 3);
+			w_num(&l, 2, 4);
+			w_sub(&smp, 3, &l);
+			profile_add_sample_labels(p, stack, n, &v, &lab, 1);
+		} else {
+			profile_add_sample(p, stack, n, &v);
+		}
+		w_sub(w, 2, &smp);
+	}
+	q = read_hand(40, w, &e);
+	free(w);
+	if (!CHECK(q)) {
+		TEST_NOTE("%s", e.msg);
+		profile_free(p);
+		return;
+	}
+	if (CHECK_EQ_INT(q->nsample, p->nsample)) {
+		size_t wrong = 0;
+
+		for (i = 0; i < p->nsample; i++) {
+			const struct sample *a = p->sample[i], *b = q->sample[i];
+
+			wrong += a->nlocation != b->nlocation || a->nlabel != b->nlabel ||
+				 a->value[0] != b->value[0];
+			for (k = 0; k < a->nlocation && k < b->nlocation; k++)
+				wrong += sample_location(p, a, k)->address !=
+					 sample_location(q, b, k)->address;
+		}
+		CHECK_EQ_INT(wrong, 0);
+	}
+	profile_free(p);
+	profile_free(q);
+}
+
 TEST(inflate_cap)
 {
 	struct profile *p = sample_profile(), *q = profile_new();
@@ -391,6 +674,10 @@ int main(void)
 {
 	RUN(labels_make_samples);
 	RUN(round_trip);
+	RUN(samples_read_by_hand);
+	RUN(samples_refused);
+	RUN(damage_before_meaning);
+	RUN(many_samples_in_order);
 	RUN(inflate_cap);
 	RUN(inflate_ratio);
 	RUN(inflate_members);
