@@ -1029,15 +1029,25 @@ static int read_labels(struct ctx *c, const struct pb_sample *ps, struct label *
 	return 0;
 }
 
-/* Location ids to the indexes samples hold (id - 1), 0 for none. */
+/*
+ * Location ids to the indexes samples hold (id - 1), 0 for none; NULL when
+ * ids 1 to n name the locations made first to last (Go and pprof write
+ * them so), when an id is its index plus one.
+ */
 static uint32_t *location_indexes(const struct id_map *m)
 {
 	uint32_t *ix = xcalloc(m->ndense + 1, sizeof(*ix));
-	size_t i;
+	size_t i, same = 0;
 
 	for (i = 0; i < m->ndense; i++)
-		if (m->dense[i])
+		if (m->dense[i]) {
 			ix[i] = (uint32_t)((const struct location *)m->dense[i])->id;
+			same += ix[i] == i + 1;
+		}
+	if (same == m->ndense && !m->nsparse) {
+		free(ix);
+		return NULL;
+	}
 	return ix;
 }
 
@@ -1080,7 +1090,7 @@ static int read_samples(struct ctx *c, const unsigned char *data, size_t n)
 			const struct location *l;
 
 			if (id - 1 < c->locations.ndense)
-				ids[j] = ix[id - 1];
+				ids[j] = ix ? ix[id - 1] : (uint32_t)id;
 			else
 				ids[j] = id && (l = id_map_get(&c->locations, id)) ? (uint32_t)l->id : 0;
 			if (!ids[j]) {

@@ -226,10 +226,12 @@ static void w_sub(struct pbw *w, unsigned field, const struct pbw *sub)
 
 /*
  * Strings "", samples, count, k, v; one sample type; locations 1 to nloc
- * (at 0x10, 0x20, ...); then the sample fields given.  Read into a new
- * profile, returned (NULL on error, the message in e).
+ * (id i at 0x10 * i), written last first when reversed; then the sample
+ * fields given.  Read into a new profile, returned (NULL on error, the
+ * message in e).
  */
-static struct profile *read_hand(size_t nloc, const struct pbw *samples, struct err *e)
+static struct profile *read_hand(size_t nloc, int reversed, const struct pbw *samples,
+				 struct err *e)
 {
 	static const char *const str[] = { "", "samples", "count", "k", "v" };
 	struct pbw *w = calloc(1, sizeof(*w)), sub;
@@ -241,9 +243,11 @@ static struct profile *read_hand(size_t nloc, const struct pbw *samples, struct 
 	w_num(&sub, 2, 2);
 	w_sub(w, 1, &sub);
 	for (i = 1; i <= nloc; i++) {
+		size_t id = reversed ? nloc + 1 - i : i;
+
 		sub.n = 0;
-		w_num(&sub, 1, i);
-		w_num(&sub, 3, 0x10 * i);
+		w_num(&sub, 1, id);
+		w_num(&sub, 3, 0x10 * id);
 		w_sub(w, 4, &sub);
 	}
 	w_bytes(w, samples->b, samples->n);
@@ -320,7 +324,7 @@ TEST(samples_read_by_hand)
 	w_num(&lab, 2, 4);
 	w_sub(&smp, 3, &lab);
 	w_sub(&w, 2, &smp);
-	q = read_hand(2, &w, &e);
+	q = read_hand(2, 0, &w, &e);
 	if (!CHECK(q)) {
 		TEST_NOTE("%s", e.msg);
 		return;
@@ -370,7 +374,7 @@ TEST(samples_refused)
 
 		w_bytes(&smp, bad[i].bytes, bad[i].n);
 		w_sub(&w, 2, &smp);
-		q = read_hand(2, &w, &e);
+		q = read_hand(2, 0, &w, &e);
 		if (!CHECK(!q)) {
 			profile_free(q);
 			continue;
@@ -394,13 +398,13 @@ TEST(damage_before_meaning)
 	w_num(&smp, 1, 9);
 	w_num(&smp, 2, 1);
 	w_sub(&w, 2, &smp);
-	q = read_hand(2, &w, &e);
+	q = read_hand(2, 0, &w, &e);
 	CHECK(!q);
 	CHECK_CONTAINS(e.msg, "refers to location 9");
 	smp.n = 0;
 	w_bytes(&smp, "\x0b", 1);
 	w_sub(&w, 2, &smp);
-	q = read_hand(2, &w, &e);
+	q = read_hand(2, 0, &w, &e);
 	CHECK(!q);
 	CHECK_CONTAINS(e.msg, "invalid wire type 3");
 }
@@ -447,29 +451,30 @@ TEST(many_samples_in_order)
 		}
 		w_sub(w, 2, &smp);
 	}
-	q = read_hand(40, w, &e);
-	free(w);
-	if (!CHECK(q)) {
-		TEST_NOTE("%s", e.msg);
-		profile_free(p);
-		return;
-	}
-	if (CHECK_EQ_INT(q->nsample, p->nsample)) {
-		size_t wrong = 0;
+	/* Locations written in id order, and not (ids are then looked up). */
+	for (k = 0; k < 2; k++) {
+		size_t j, wrong = 0;
 
-		for (i = 0; i < p->nsample; i++) {
-			const struct sample *a = p->sample[i], *b = q->sample[i];
-
-			wrong += a->nlocation != b->nlocation || a->nlabel != b->nlabel ||
-				 a->value[0] != b->value[0];
-			for (k = 0; k < a->nlocation && k < b->nlocation; k++)
-				wrong += sample_location(p, a, k)->address !=
-					 sample_location(q, b, k)->address;
+		q = read_hand(40, (int)k, w, &e);
+		if (!CHECK(q)) {
+			TEST_NOTE("%s", e.msg);
+			continue;
 		}
+		if (CHECK_EQ_INT(q->nsample, p->nsample))
+			for (i = 0; i < p->nsample; i++) {
+				const struct sample *a = p->sample[i], *b = q->sample[i];
+
+				wrong += a->nlocation != b->nlocation || a->nlabel != b->nlabel ||
+					 a->value[0] != b->value[0];
+				for (j = 0; j < a->nlocation && j < b->nlocation; j++)
+					wrong += sample_location(p, a, j)->address !=
+						 sample_location(q, b, j)->address;
+			}
 		CHECK_EQ_INT(wrong, 0);
+		profile_free(q);
 	}
+	free(w);
 	profile_free(p);
-	profile_free(q);
 }
 
 TEST(inflate_cap)
