@@ -10,7 +10,8 @@ void htab_init(struct htab *t, size_t cap)
 
 	while (n < cap)
 		n *= 2;
-	t->slot = xcalloc(n, sizeof(*t->slot));
+	/* Big tables are probed at random: on huge pages, from 2 MB on. */
+	t->slot = xcalloc_lines(n, sizeof(*t->slot));
 	t->mask = n - 1;
 	t->used = 0;
 }

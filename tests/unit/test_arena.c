@@ -62,6 +62,36 @@ TEST(big_objects)
 	arena_release(&a);
 }
 
+/*
+ * Objects of 2 MB and more (their blocks are rounded up to huge pages)
+ * still get blocks of their own: what the current block has left is used
+ * next, and the room rounding adds is used after.
+ */
+TEST(huge_objects)
+{
+	struct arena a;
+	char *s1, *huge, *s2, *s3;
+	size_t n = (2u << 20) + 100;
+	int bad = 0;
+	size_t i;
+
+	arena_init(&a);
+	s1 = arena_alloc(&a, 16);
+	huge = arena_alloc(&a, n);
+	s2 = arena_alloc(&a, 16);
+	CHECK(s2 == s1 + 16);
+	memset(huge, 'H', n);
+	/* A run of blocks: sizes double past 2 MB, every byte usable. */
+	for (i = 0; i < 64; i++) {
+		s3 = arena_alloc(&a, 1 << 18);
+		memset(s3, 'x', 1 << 18);
+	}
+	for (i = 0; i < n; i++)
+		bad += huge[i] != 'H';
+	CHECK_EQ_INT(bad, 0);
+	arena_release(&a);
+}
+
 TEST(calloc_zeroes)
 {
 	struct arena a = { 0 };
@@ -180,6 +210,7 @@ int main(void)
 {
 	RUN(alignment_and_independence);
 	RUN(big_objects);
+	RUN(huge_objects);
 	RUN(calloc_zeroes);
 	RUN(string_helpers);
 	RUN(release_and_reuse);
