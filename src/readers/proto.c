@@ -893,11 +893,13 @@ static int pb_numbers(struct pb *r, unsigned wire, uint64_t **out, size_t *n, si
 	}
 	if (wire != WT_LEN || pb_sub(r, &sub) < 0)
 		return -1;
-	/* At most one value per byte. */
-	GROW(*out, *cap, *n + (sub.end - sub.off));
-	while (sub.off < sub.end)
-		if (pb_varint(&sub, &(*out)[(*n)++]) < 0)
+	/* Grown as values come: a hostile length is not an allocation. */
+	while (sub.off < sub.end) {
+		GROW(*out, *cap, *n + 1);
+		if (pb_varint(&sub, &(*out)[*n]) < 0)
 			return -1;
+		(*n)++;
+	}
 	return 0;
 }
 
