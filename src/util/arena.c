@@ -73,6 +73,8 @@ static void *alloc_aligned(struct arena *a, size_t n, size_t align)
 		if (grow > ARENA_MAX_BLOCK)
 			grow = ARENA_MAX_BLOCK;
 		size = n > grow / 4 ? n : grow;
+		if (size > SIZE_MAX / 2)
+			out_of_memory(size);
 		own = size == n && a->head;
 		/* Huge pages whole: what rounding adds is room. */
 		if (sizeof(*b) + size >= HUGE_PAGE)
