@@ -1682,6 +1682,21 @@ static void add_counts(struct reducer *rd, const uint32_t *entry, uint32_t n, in
 		rd->sum[entry[j]].cum = sat_add(rd->sum[entry[j]].cum, count);
 }
 
+/* The distinct entries of a chain of nc, in order, into path (sums stamped); returns their number. */
+static uint32_t distinct_entries(struct sums *sum, const uint32_t *chain, uint32_t nc,
+				 uint32_t stamp, uint32_t *path)
+{
+	uint32_t j, np = 0;
+
+	for (j = 0; j < nc; j++) {
+		if (sum[chain[j]].seen == stamp)
+			continue;
+		sum[chain[j]].seen = stamp;
+		path[np++] = chain[j];
+	}
+	return np;
+}
+
 /* The chain of w, every frame's entries leaf first, into *chain (grown); returns its length. */
 static uint32_t make_chain(const struct builder *b, const struct wstack *w, uint32_t **chain,
 			   size_t *cap)
@@ -1709,8 +1724,7 @@ static uint32_t make_chain(const struct builder *b, const struct wstack *w, uint
 static void keep_chain(struct reducer *rd, const struct wstack *w, const uint32_t *chain,
 		       uint32_t nc, uint64_t h, uint32_t stamp)
 {
-	uint32_t j, np = 0, *path = rd->path;
-	struct sums *sum = rd->sum;
+	uint32_t np, *path = rd->path;
 	struct rstack *rs;
 	size_t slot = 0;
 
@@ -1730,12 +1744,7 @@ static void keep_chain(struct reducer *rd, const struct wstack *w, const uint32_
 		rs->n = 0;
 		rs->entry = NULL;
 	} else {
-		for (j = 0; j < nc; j++) {
-			if (sum[chain[j]].seen == stamp)
-				continue;
-			sum[chain[j]].seen = stamp;
-			path[np++] = chain[j];
-		}
+		np = distinct_entries(rd->sum, chain, nc, stamp, path);
 		add_counts(rd, path, np, w->count);
 		rs = &rd->stack[rd->nstack++];
 		rs->n = np;
@@ -2092,24 +2101,14 @@ static void hint_sums(const struct reducer *rd, size_t i)
  */
 static void sums_of_merged(struct reducer *rd)
 {
-	struct sums *sum = rd->sum;
 	size_t i;
-	uint32_t j;
 
 	for (i = 0; i < rd->nstack; i++) {
 		const struct rstack *s = &rd->stack[i];
-
 		/* Stamped by the stack's place: nothing else marks the sums of merged stacks. */
-		for (j = 0; j < s->nchain; j++) {
-			struct sums *e = &sum[s->chain[j]];
+		uint32_t np = distinct_entries(rd->sum, s->chain, s->nchain, (uint32_t)(i + 1), rd->path);
 
-			if (e->seen == i + 1)
-				continue;
-			e->seen = (uint32_t)(i + 1);
-			e->cum = sat_add(e->cum, s->count);
-		}
-		sum[s->chain[0]].flat = sat_add(sum[s->chain[0]].flat, s->count);
-		rd->local_total = sat_add(rd->local_total, s->count);
+		add_counts(rd, rd->path, np, s->count);
 	}
 }
 
