@@ -278,6 +278,18 @@ static const char *stack_of(const struct profile *q, size_t i)
 	return s;
 }
 
+/* Into smp (emptied): a sample of packed location ids 1 2 and one value. */
+static void w_sample12(struct pbw *smp, uint64_t value)
+{
+	struct pbw ids = { .n = 0 };
+
+	smp->n = 0;
+	w_varint(&ids, 1);
+	w_varint(&ids, 2);
+	w_sub(smp, 1, &ids);
+	w_num(smp, 2, value);
+}
+
 /*
  * Samples are read from the data by hand, as protobuf-c reads them:
  * location ids packed or one by one (or both, in turns), unknown fields
@@ -290,14 +302,12 @@ TEST(samples_read_by_hand)
 	struct profile *q;
 
 	/* Packed ids 1 2, value 3. */
+	w_sample12(&smp, 3);
+	w_sub(&w, 2, &smp);
+	/* Ids one by one (2, then packed 1), unknown fields of every wire type, value 4. */
 	smp.n = sub.n = 0;
 	w_varint(&sub, 1);
 	w_varint(&sub, 2);
-	w_sub(&smp, 1, &sub);
-	w_num(&smp, 2, 3);
-	w_sub(&w, 2, &smp);
-	/* Ids one by one (2, then packed 1), unknown fields of every wire type, value 4. */
-	smp.n = 0;
 	w_num(&smp, 1, 2);
 	w_num(&smp, 9, 77);
 	w_varint(&smp, 10 << 3 | 1);
@@ -311,11 +321,7 @@ TEST(samples_read_by_hand)
 	w_num(&smp, 2, 4);
 	w_sub(&w, 2, &smp);
 	/* The first sample again (values add up), then with a label k=v (str 4, after str 3). */
-	smp.n = sub.n = 0;
-	w_varint(&sub, 1);
-	w_varint(&sub, 2);
-	w_sub(&smp, 1, &sub);
-	w_num(&smp, 2, 5);
+	w_sample12(&smp, 5);
 	w_sub(&w, 2, &smp);
 	lab.n = 0;
 	w_num(&lab, 1, 3);
