@@ -39,12 +39,36 @@ Elf_Scn *elf_section_find(Elf *elf, Elf_Scn *after, const struct section_want *w
 	return NULL;
 }
 
-/* nm's one-letter class of a defined symbol (binutils bfd_decode_symclass). */
-static char nm_class(Elf *elf, const GElf_Sym *s)
+/*
+ * The class letter of a section's symbols before the binding makes it a
+ * capital (binutils bfd_decode_symclass), for nm_class.
+ */
+static char section_class(Elf *elf, size_t shndx)
 {
-	int bind = GELF_ST_BIND(s->st_info), type = GELF_ST_TYPE(s->st_info);
 	GElf_Shdr sh;
 	Elf_Scn *scn;
+
+	if (!(scn = elf_getscn(elf, shndx)) || !gelf_getshdr(scn, &sh))
+		return '?';
+	if (sh.sh_flags & SHF_EXECINSTR)
+		return 't';
+	if (sh.sh_type == SHT_NOBITS)
+		return 'b';
+	if (sh.sh_flags & SHF_WRITE)
+		return 'd';
+	if (sh.sh_flags & SHF_ALLOC)
+		return 'r';
+	return 'n';
+}
+
+/*
+ * nm's one-letter class of a defined symbol (binutils bfd_decode_symclass);
+ * classes holds each section's letter once it is known (0 before), for
+ * the nsec sections.
+ */
+static char nm_class(Elf *elf, const GElf_Sym *s, char *classes, size_t nsec)
+{
+	int bind = GELF_ST_BIND(s->st_info), type = GELF_ST_TYPE(s->st_info);
 	char c;
 
 	if (s->st_shndx == SHN_COMMON)
@@ -57,18 +81,11 @@ static char nm_class(Elf *elf, const GElf_Sym *s)
 		return 'u';
 	if (s->st_shndx == SHN_ABS)
 		c = 'a';
-	else if (!(scn = elf_getscn(elf, s->st_shndx)) || !gelf_getshdr(scn, &sh))
-		c = '?';
-	else if (sh.sh_flags & SHF_EXECINSTR)
-		c = 't';
-	else if (sh.sh_type == SHT_NOBITS)
-		c = 'b';
-	else if (sh.sh_flags & SHF_WRITE)
-		c = 'd';
-	else if (sh.sh_flags & SHF_ALLOC)
-		c = 'r';
+	else if (s->st_shndx < nsec)
+		c = classes[s->st_shndx] ? classes[s->st_shndx]
+					 : (classes[s->st_shndx] = section_class(elf, s->st_shndx));
 	else
-		c = 'n';
+		c = section_class(elf, s->st_shndx);
 	if (bind != STB_LOCAL && c != '?')
 		c = (char)(c - 'a' + 'A');
 	return c;
@@ -115,18 +132,33 @@ static void read_verdefs(Elf *elf, struct verdefs *v)
 	}
 }
 
-static int cmp_sym(const void *a, const void *b)
+static uint64_t sym_value(const void *s)
 {
-	const struct elfsym *x = a, *y = b;
-	int c;
+	return ((const struct elfsym *)s)->value;
+}
 
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	c = strcmp(x->raw, y->raw);
-	if (c)
-		return c;
-	/* Keep file order among equals (nm's sort is stable here). */
-	return x < y ? -1 : x > y;
+/*
+ * nm's order: by address, then by name (strcmp), then as in the file.
+ * The radix sort is stable: each run of one address, in file order, is
+ * then put in name order by insertion (runs are short: aliases).
+ */
+static void sort_symbols(struct elfsym *sym, size_t n)
+{
+	size_t i, j, k;
+
+	sort_by_key(sym, n, sizeof(*sym), sym_value);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && sym[j].value == sym[i].value; j++)
+			;
+		for (k = i + 1; k < j; k++) {
+			struct elfsym e = sym[k];
+			size_t m = k;
+
+			for (; m > i && strcmp(sym[m - 1].raw, e.raw) > 0; m--)
+				sym[m] = sym[m - 1];
+			sym[m] = e;
+		}
+	}
 }
 
 size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms *t)
@@ -139,7 +171,8 @@ size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms 
 	Elf_Data *d, *vd = NULL;
 	struct verdefs vdefs = { NULL, 0 };
 	struct strbuf sb = STRBUF_INIT;
-	size_t i, n, cap = 0;
+	char *classes = NULL;
+	size_t i, n, cap = 0, nsec = 0;
 	GElf_Ehdr eh;
 	/* binutils' elf_find_function: nothing seen, symbol seen, file after symbol. */
 	int state = 0;
@@ -161,12 +194,18 @@ size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms 
 		read_verdefs(elf, &vdefs);
 	}
 	n = sh.sh_size / sh.sh_entsize;
+	/* Letters are kept for the usual section indexes; a hostile count gets no more room. */
+	if (elf_getshdrnum(elf, &nsec) != 0)
+		nsec = 0;
+	if (nsec > 65536)
+		nsec = 65536;
+	classes = xcalloc(nsec + 1, 1);
 	for (i = 1; i < n; i++) {
 		GElf_Sym s;
 		const char *name;
 		struct elfsym *e;
 		char *dm;
-		int type;
+		int type, renamed;
 
 		if (!gelf_getsym(d, (int)i, &s))
 			break;
@@ -190,12 +229,13 @@ size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms 
 		e->type = (uint8_t)type;
 		e->bind = (uint8_t)GELF_ST_BIND(s.st_info);
 		e->vis = (uint8_t)GELF_ST_VISIBILITY(s.st_other);
-		e->nm_class = nm_class(elf, &s);
+		e->nm_class = nm_class(elf, &s, classes, nsec);
 		e->file = (e->bind == STB_LOCAL || state != 2) ? file : NULL;
 		e->raw = profile_intern(p, name);
 		dm = demangle(name);
 		sb_reset(&sb);
 		sb_adds(&sb, dm ? dm : name);
+		renamed = dm != NULL;
 		free(dm);
 		if (vd && vdefs.n) {
 			GElf_Versym ver;
@@ -205,17 +245,20 @@ size_t elfsyms_read(Elf *elf, unsigned flags, struct profile *p, struct elfsyms 
 				const char *vn = idx < vdefs.n ? vdefs.name[idx] : NULL;
 
 				/* Index 1 is the file's own base version: nm prints none. */
-				if (idx > 1 && vn && strcmp(vn, name))
+				if (idx > 1 && vn && strcmp(vn, name)) {
 					sb_addf(&sb, "%s%s", (ver & 0x8000) ? "@" : "@@", vn);
+					renamed = 1;
+				}
 			}
 		}
-		e->name = profile_intern(p, sb.buf);
+		/* Most names are as in the file: interned once. */
+		e->name = renamed ? profile_intern(p, sb.buf) : e->raw;
 	}
 	sb_release(&sb);
 	free(vdefs.name);
-	/* Stable: cmp_sym falls back to position. */
+	free(classes);
 	if (t->n > 1)
-		qsort(t->sym, t->n, sizeof(*t->sym), cmp_sym);
+		sort_symbols(t->sym, t->n);
 	return t->n;
 }
 
@@ -299,11 +342,6 @@ static int function_like(const struct elfsym *s)
 	if (s->size == 0 && s->bind == STB_LOCAL && s->type == STT_NOTYPE && s->vis == STV_HIDDEN)
 		return 0;
 	return 1;
-}
-
-static uint64_t sym_value(const void *s)
-{
-	return ((const struct elfsym *)s)->value;
 }
 
 size_t elfsyms_upto(const struct elfsyms *t, uint64_t addr)
