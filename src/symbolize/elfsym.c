@@ -137,27 +137,64 @@ static uint64_t sym_value(const void *s)
 	return ((const struct elfsym *)s)->value;
 }
 
+/* For qsort: symbols of one address by name, then by place (the pointers' order is the file's). */
+static int cmp_name_place(const void *a, const void *b)
+{
+	const struct elfsym *x = *(const struct elfsym *const *)a, *y = *(const struct elfsym *const *)b;
+	int c = strcmp(x->raw, y->raw);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * The run [0, n) of symbols of one address, in file order, put in name
+ * order, equal names keeping it: by insertion when short (aliases), else
+ * through pointers sorted by name and place (a hostile file may give all
+ * its symbols one address).
+ */
+static void sort_run(struct elfsym *run, size_t n)
+{
+	const struct elfsym **by;
+	struct elfsym *copy;
+	size_t k, m;
+
+	if (n <= 16) {
+		for (k = 1; k < n; k++) {
+			struct elfsym e = run[k];
+
+			for (m = k; m > 0 && strcmp(run[m - 1].raw, e.raw) > 0; m--)
+				run[m] = run[m - 1];
+			run[m] = e;
+		}
+		return;
+	}
+	by = xcalloc(n, sizeof(*by));
+	copy = xcalloc(n, sizeof(*copy));
+	for (k = 0; k < n; k++)
+		by[k] = &run[k];
+	qsort(by, n, sizeof(*by), cmp_name_place);
+	for (k = 0; k < n; k++)
+		copy[k] = *by[k];
+	memcpy(run, copy, n * sizeof(*run));
+	free(copy);
+	free(by);
+}
+
 /*
  * nm's order: by address, then by name (strcmp), then as in the file.
  * The radix sort is stable: each run of one address, in file order, is
- * then put in name order by insertion (runs are short: aliases).
+ * then put in name order.
  */
 static void sort_symbols(struct elfsym *sym, size_t n)
 {
-	size_t i, j, k;
+	size_t i, j;
 
 	sort_by_key(sym, n, sizeof(*sym), sym_value);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && sym[j].value == sym[i].value; j++)
 			;
-		for (k = i + 1; k < j; k++) {
-			struct elfsym e = sym[k];
-			size_t m = k;
-
-			for (; m > i && strcmp(sym[m - 1].raw, e.raw) > 0; m--)
-				sym[m] = sym[m - 1];
-			sym[m] = e;
-		}
+		if (j - i > 1)
+			sort_run(sym + i, j - i);
 	}
 }
 

@@ -206,50 +206,55 @@ static int ref_cmp(const void *a, const void *b)
 
 /*
  * Thousands of symbols on few addresses and few names, many equal in
- * both: read in the order of address, name and place in the file (told
- * apart by their class letters: the bindings vary from one to the next).
+ * both, then all on one address: read in the order of address, name and
+ * place in the file (told apart by their class letters: the bindings vary
+ * from one to the next).
  */
 TEST(many_ties)
 {
 	enum { N = 3000 };
+	static const unsigned spread[] = { 64, 1 };
 	struct wsym *syms = calloc(N, sizeof(*syms));
 	char (*names)[16] = calloc(N, sizeof(*names));
 	size_t *order = calloc(N, sizeof(*order));
-	struct profile *p = profile_new();
-	struct image im;
-	struct elfsyms t;
 	unsigned seed = 12345;
-	size_t i, wrong = 0;
+	size_t i, pass;
 
-	for (i = 0; i < N; i++) {
-		seed = seed * 1103515245 + 12345;
-		snprintf(names[i], sizeof(names[i]), "s%u", (seed >> 16) % 40);
-		syms[i].name = names[i];
-		seed = seed * 1103515245 + 12345;
-		syms[i].value = 0x1000 + ((seed >> 16) % 64) * 4;
-		syms[i].shndx = SEC_TEXT;
-		syms[i].info = FUNC(i % 3 == 0 ? STB_LOCAL : i % 3 == 1 ? STB_GLOBAL : STB_WEAK);
-		order[i] = i;
-	}
-	ref_syms = syms;
-	qsort(order, N, sizeof(*order), ref_cmp);
-	if (!CHECK(image_new(&im, syms, N) != NULL))
-		goto out;
-	CHECK_EQ_INT(elfsyms_read(im.elf, 0, p, &t), N);
-	for (i = 0; i < t.n && i < N; i++) {
-		const struct wsym *w = &syms[order[i]];
-		char class = GELF_ST_BIND(w->info) == STB_LOCAL ? 't' :
-			     GELF_ST_BIND(w->info) == STB_GLOBAL ? 'T' : 'W';
+	for (pass = 0; pass < ARRAY_SIZE(spread); pass++) {
+		struct profile *p = profile_new();
+		struct image im;
+		struct elfsyms t;
+		size_t wrong = 0;
 
-		if (t.sym[i].value != w->value || strcmp(t.sym[i].raw, w->name) ||
-		    t.sym[i].nm_class != class)
-			wrong++;
+		for (i = 0; i < N; i++) {
+			seed = seed * 1103515245 + 12345;
+			snprintf(names[i], sizeof(names[i]), "s%u", (seed >> 16) % 40);
+			syms[i].name = names[i];
+			seed = seed * 1103515245 + 12345;
+			syms[i].value = 0x1000 + ((seed >> 16) % spread[pass]) * 4;
+			syms[i].shndx = SEC_TEXT;
+			syms[i].info = FUNC(i % 3 == 0 ? STB_LOCAL : i % 3 == 1 ? STB_GLOBAL : STB_WEAK);
+			order[i] = i;
+		}
+		ref_syms = syms;
+		qsort(order, N, sizeof(*order), ref_cmp);
+		if (CHECK(image_new(&im, syms, N) != NULL)) {
+			CHECK_EQ_INT(elfsyms_read(im.elf, 0, p, &t), N);
+			for (i = 0; i < t.n && i < N; i++) {
+				const struct wsym *w = &syms[order[i]];
+				char class = GELF_ST_BIND(w->info) == STB_LOCAL ? 't' :
+					     GELF_ST_BIND(w->info) == STB_GLOBAL ? 'T' : 'W';
+
+				if (t.sym[i].value != w->value || strcmp(t.sym[i].raw, w->name) ||
+				    t.sym[i].nm_class != class)
+					wrong++;
+			}
+			CHECK_EQ_INT(wrong, 0);
+			elfsyms_release(&t);
+			image_free(&im);
+		}
+		profile_free(p);
 	}
-	CHECK_EQ_INT(wrong, 0);
-	elfsyms_release(&t);
-	image_free(&im);
-out:
-	profile_free(p);
 	free(order);
 	free(names);
 	free(syms);
