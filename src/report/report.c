@@ -2301,7 +2301,7 @@ static uint64_t first_then_place(const void *x)
 	return *(const uint64_t *)x;
 }
 
-/* Stacks [from, to) of s, their chains copied into arena to in that order. */
+/* Stacks [from, to) of s, their chains copied in that order into the arena. */
 struct chain_copy {
 	struct rstack *s;
 	size_t from, to;
