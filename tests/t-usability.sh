@@ -11,7 +11,8 @@
 #     report says what the filters kept;
 #  8. call-graph edges never exceed the profile (recursion counted once per
 #     stack);
-#  9. --unit shows CPU samples as time, naming the sampling frequency.
+#  9. --unit shows CPU samples as time, naming the sampling frequency;
+# 10. a failed check is named again at the end of the test run's output.
 # (4, --list/--disasm of libc routines, is in t-list.sh.)
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -252,3 +253,19 @@ EOF
 check "--unit=ms: every value is samples x period" test $? -eq 0
 run_pprof --text --unit=furlongs "$G/prog" "$G/prof64le.prof"
 check "--unit with an unknown unit is a usage error" test "$RC" -eq 2
+
+# --- 10. a failed check is named where a long run's output ends ------------------------------------
+# tests/run-tests prints every failed check again after the scripts' counts, just before its
+# last line: a view of the end of make check's (or CI's) output shows which one failed.
+printf 'echo "ok - first"\necho "not ok - second, broken"\necho "    its message"\n' >"$W/t-broken.sh"
+printf 'echo "ok - third"\n' >"$W/t-fine.sh"
+"$TOP/tests/run-tests" "$W/t-broken.sh" "$W/t-fine.sh" >"$W/run.out" 2>&1
+RC=$?
+check "run-tests: a failed check fails the run" test "$RC" -eq 1
+check "run-tests: the counts' line is last" test "$(tail -n 1 "$W/run.out")" = "2 passed, 1 failed"
+check "run-tests: the failed check is named again just before it" \
+	test "$(tail -n 3 "$W/run.out" | head -n 2 | tr '\n' '|')" = "Failed:|[t-broken.sh] not ok - second, broken|"
+"$TOP/tests/run-tests" "$W/t-fine.sh" >"$W/run.out" 2>&1
+RC=$?
+check "run-tests: nothing named when all pass" \
+	test "$RC" -eq 0 -a "$(grep -c -e '^Failed:' -e 'not ok' "$W/run.out")" -eq 0
