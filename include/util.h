@@ -113,6 +113,13 @@ static inline size_t u64_search_from(const uint64_t *v, size_t n, uint64_t k)
  */
 void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *));
 
+/*
+ * fn(there) on a thread of its own while fn(here) runs on this one; when
+ * no thread can start, fn(here) then fn(there) here.  Returns 1 when they
+ * ran at once.
+ */
+int run_both(void *(*fn)(void *), void *here, void *there);
+
 /* 64-bit hashing (a word at a time on bytes, a strong mix for integers). */
 uint64_t hash_bytes(const void *p, size_t n);
 static inline uint64_t hash_u64(uint64_t x)

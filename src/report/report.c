@@ -1,5 +1,4 @@
 /* report.c - gperftools pprof's pipeline from a symbolized profile to keyed flat/cum counts. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -958,7 +957,6 @@ static void build_keys(struct builder *b)
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 	};
-	pthread_t t;
 	size_t i;
 
 	/* keys[0]: the length of LK_NONE's list. */
@@ -982,13 +980,7 @@ static void build_keys(struct builder *b)
 	if (g == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min) {
 		share[0].from = 0;
 		share[0].to = share[1].from = p->nlocation / 2;
-		if (pthread_create(&t, NULL, compose_keys, &share[1]) == 0) {
-			compose_keys(&share[0]);
-			pthread_join(t, NULL);
-		} else {
-			compose_keys(&share[0]);
-			compose_keys(&share[1]);
-		}
+		run_both(compose_keys, &share[0], &share[1]);
 		strtab_reserve(b->r->index->keys, share[0].n + share[1].n);
 		/* The keys are the report's strings now. */
 		arena_adopt(&b->r->arena, &share[0].text);
@@ -2326,17 +2318,13 @@ static void *copy_chains(void *arg)
  * graphs read them all again for every report (a dot of the bench profile
  * took 11.5 ms instead of 7.5 before they were copied).  Many are copied
  * in two halves at once, the second into an arena of its own that to
- * adopts; their array is one of huge pages, written in one go.
+ * adopts after; their array is one of huge pages, written in one go.
  */
 static void sort_by_first(struct reducer *a, struct arena *to)
 {
 	uint64_t *order = xcalloc(a->nstack + 1, sizeof(*order));
 	struct rstack *sorted = xcalloc_lines(a->nstack + 1, sizeof(*sorted));
-	struct chain_copy half[2] = {
-		{ .s = sorted, .from = 0, .to = a->nstack },
-		{ .s = sorted, .from = a->nstack, .to = a->nstack },
-	};
-	pthread_t t;
+	struct chain_copy half[2] = { { .s = sorted, .to = a->nstack }, { .s = sorted } };
 	size_t i;
 
 	for (i = 0; i < a->nstack; i++)
@@ -2345,18 +2333,13 @@ static void sort_by_first(struct reducer *a, struct arena *to)
 	for (i = 0; i < a->nstack; i++)
 		sorted[i] = a->stack[(uint32_t)order[i]];
 	half[0].arena = *to;
-	arena_init(&half[1].arena);
 	if (a->nstack >= report_split_min) {
 		half[0].to = half[1].from = a->nstack / 2;
-		if (pthread_create(&t, NULL, copy_chains, &half[1]) == 0) {
-			copy_chains(&half[0]);
-			pthread_join(t, NULL);
-		} else {
-			half[0].to = a->nstack;
-		}
-	}
-	if (half[0].to == a->nstack)
+		half[1].to = a->nstack;
+		run_both(copy_chains, &half[0], &half[1]);
+	} else {
 		copy_chains(&half[0]);
+	}
 	*to = half[0].arena;
 	arena_adopt(to, &half[1].arena);
 	free(order);
@@ -2419,9 +2402,8 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split, struc
 {
 	struct reducer rd[2];
 	struct shared_samples shared;
-	pthread_t th;
 	size_t n = b->p->nsample, mid = n;
-	int two, ret;
+	int ret;
 
 	if (split && n >= report_split_min && !b->out && !b->gf)
 		mid = n / 2;
@@ -2448,12 +2430,12 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split, struc
 	}
 	rd[0].focus = rd[1].focus = focus;
 	rd[0].ignore = rd[1].ignore = ignore;
-	two = mid < n && pthread_create(&th, NULL, reduce_range, &rd[1]) == 0;
-	reduce_range(&rd[0]);
-	if (two)
-		pthread_join(th, NULL);
-	else
+	if (mid < n) {
+		run_both(reduce_range, &rd[0], &rd[1]);
+	} else {
+		reduce_range(&rd[0]);
 		reduce_range(&rd[1]);
+	}
 	ret = rd[0].interrupted || rd[1].interrupted ? -1 : 0;
 	/* An interrupted report's stacks are not kept. */
 	if (ret < 0)

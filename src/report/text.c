@@ -175,20 +175,16 @@ const struct entry **report_sorted(const struct report *r, int cum)
 	struct ranked *k = xcalloc(r->nentry + 1, sizeof(*k));
 	struct rank_share a = { r, k, 0, r->nentry, cum }, b = { r, k + r->nentry, r->nentry, r->nentry, cum };
 	size_t i, x, y;
-	pthread_t t;
-	int two = 0;
 
 	/* b is empty unless the entries are split. */
 	if (r->nentry >= report_sorted_share_min) {
 		a.to = b.from = r->nentry / 2;
 		b.k = k + b.from;
-		two = pthread_create(&t, NULL, rank_share, &b) == 0;
-	}
-	rank_share(&a);
-	if (two)
-		pthread_join(t, NULL);
-	else
+		run_both(rank_share, &a, &b);
+	} else {
+		rank_share(&a);
 		rank_share(&b);
+	}
 	for (i = 0, x = 0, y = b.from; i < r->nentry; i++)
 		v[i] = (y == r->nentry || (x < a.to && rank_order(&k[x], &k[y]) <= 0) ? k[x++] : k[y++]).e;
 	free(k);

@@ -1,6 +1,7 @@
 /* util.c - allocation that cannot fail, BUG() and hashing. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,4 +290,18 @@ void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *))
 	if (src != base)
 		memcpy(base, src, n * sz);
 	free(tmp);
+}
+
+int run_both(void *(*fn)(void *), void *here, void *there)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, fn, there) != 0) {
+		fn(here);
+		fn(there);
+		return 0;
+	}
+	fn(here);
+	pthread_join(t, NULL);
+	return 1;
 }

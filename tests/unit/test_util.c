@@ -1,4 +1,5 @@
-/* test_util.c - unit tests for util's radix sort, byte hash and line-aligned arrays. */
+/* test_util.c - unit tests for util's radix sort, byte hash, line-aligned arrays and run_both. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,10 +137,51 @@ TEST(calloc_lines_aligned_and_zeroed)
 	CHECK_EQ_INT(bad, 0);
 }
 
+/* What one call of run_both's function did: its argument's sum, and its thread. */
+struct half_sum {
+	const int *v;
+	size_t from, to;
+	long sum;
+	int calls;
+	pthread_t self;
+};
+
+static void *sum_half(void *arg)
+{
+	struct half_sum *h = arg;
+	size_t i;
+
+	for (i = h->from; i < h->to; i++)
+		h->sum += h->v[i];
+	h->calls++;
+	h->self = pthread_self();
+	return NULL;
+}
+
+/* Both halves are done once each, "there" on another thread when run_both says so. */
+TEST(run_both_halves)
+{
+	static int v[1000];
+	struct half_sum a = { v, 0, 400, 0, 0, 0 }, b = { v, 400, 1000, 0, 0, 0 };
+	size_t i;
+	int two;
+
+	for (i = 0; i < 1000; i++)
+		v[i] = (int)i;
+	two = run_both(sum_half, &a, &b);
+	CHECK_EQ_INT(a.calls, 1);
+	CHECK_EQ_INT(b.calls, 1);
+	CHECK_EQ_INT(a.sum + b.sum, 999 * 1000 / 2);
+	CHECK_EQ_INT(a.sum, 399 * 400 / 2);
+	CHECK(pthread_equal(a.self, pthread_self()));
+	CHECK(two ? !pthread_equal(b.self, pthread_self()) : pthread_equal(b.self, pthread_self()));
+}
+
 int main(void)
 {
 	RUN(sort_by_key_sizes);
 	RUN(hash_bytes_every_byte);
 	RUN(calloc_lines_aligned_and_zeroed);
+	RUN(run_both_halves);
 	return test_done();
 }
