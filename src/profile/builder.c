@@ -6,7 +6,6 @@
 #include "util.h"
 
 #define BATCH 64        /* records whose lookups overlap */
-#define AHEAD 8         /* records between a leaf's two hints */
 #define PC_CACHE_BITS 14 /* sets of recent callers' addresses and their locations */
 #define PC_CACHE (1u << PC_CACHE_BITS)
 
@@ -23,7 +22,6 @@ struct stack_builder {
 	uint64_t *addr;
 	size_t naddr, cap_addr;
 	uint32_t depth[BATCH];
-	size_t start[BATCH];   /* each record's first address */
 	int64_t *value;        /* BATCH * nsample_type */
 	size_t n;
 	uint32_t *ids;         /* the batch's stacks as location indexes */
@@ -43,6 +41,12 @@ struct stack_builder *stack_builder_begin(struct profile *p)
 	return b;
 }
 
+/* The cache's set for pc. */
+static inline struct pc_cache *cache_set(const struct stack_builder *b, uint64_t pc)
+{
+	return &b->cache[2 * ((pc * 0x9e3779b97f4a7c15ULL) >> (64 - PC_CACHE_BITS))];
+}
+
 /* The index (id - 1) of the location at pc. */
 static uint32_t lookup(struct stack_builder *b, uint64_t pc)
 {
@@ -50,7 +54,7 @@ static uint32_t lookup(struct stack_builder *b, uint64_t pc)
 	 * Hot frames repeat in every record: a small cache before the table,
 	 * two ways per set (the most recent first), as call sites collide.
 	 */
-	struct pc_cache *c = &b->cache[2 * ((pc * 0x9e3779b97f4a7c15ULL) >> (64 - PC_CACHE_BITS))];
+	struct pc_cache *c = cache_set(b, pc);
 
 	if (c[0].id && c[0].pc == pc)
 		return c[0].id - 1;
@@ -63,7 +67,7 @@ static uint32_t lookup(struct stack_builder *b, uint64_t pc)
 	}
 	c[1] = c[0];
 	c[0].pc = pc;
-	c[0].id = (uint32_t)profile_location(b->p, pc)->id;
+	c[0].id = profile_location_index(b->p, pc) + 1;
 	return c[0].id - 1;
 }
 
@@ -76,9 +80,6 @@ static void flush(struct stack_builder *b)
 	size_t i, first = 0;
 
 	GROW(b->ids, b->cap_ids, b->naddr + 1);
-	for (i = b->n > AHEAD ? b->n - AHEAD : 0; i < b->n; i++)
-		if (b->depth[i])
-			profile_prefetch_location_body(b->p, b->addr[b->start[i]]);
 	for (i = 0; i < b->n; i++) {
 		uint32_t k;
 
@@ -88,7 +89,7 @@ static void flush(struct stack_builder *b)
 		 * that leaves do not evict them.
 		 */
 		if (b->depth[i])
-			b->ids[first] = (uint32_t)(profile_location(b->p, b->addr[first])->id - 1);
+			b->ids[first] = profile_location_index(b->p, b->addr[first]);
 		for (k = 1; k < b->depth[i]; k++)
 			b->ids[first + k] = lookup(b, b->addr[first + k]);
 		first += b->depth[i];
@@ -106,16 +107,18 @@ uint64_t *stack_builder_reserve(struct stack_builder *b, size_t n)
 
 void stack_builder_commit(struct stack_builder *b, size_t n, const int64_t *value)
 {
-	size_t nv = b->p->nsample_type;
+	size_t nv = b->p->nsample_type, i;
 
 	if (n > UINT32_MAX)
 		BUG("stack_builder_commit: stack too deep");
-	/* The leaf's table slot now, what it names once the slot has arrived. */
+	/*
+	 * What flush will read, hinted now: the leaf's table slot and the
+	 * callers' cache sets (the cache is as big as a core's L2).
+	 */
 	if (n)
 		profile_prefetch_location(b->p, b->addr[b->naddr]);
-	if (b->n >= AHEAD && b->depth[b->n - AHEAD])
-		profile_prefetch_location_body(b->p, b->addr[b->start[b->n - AHEAD]]);
-	b->start[b->n] = b->naddr;
+	for (i = 1; i < n; i++)
+		__builtin_prefetch(cache_set(b, b->addr[b->naddr + i]));
 	b->depth[b->n] = (uint32_t)n;
 	memcpy(b->value + b->n * nv, value, nv * sizeof(*value));
 	b->naddr += n;

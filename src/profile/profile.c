@@ -16,8 +16,24 @@
  */
 #define LOC_CHUNK_BITS 6
 
+/*
+ * The index by address keeps each address in its slot beside the location's
+ * id: a lookup reads the one line of its slot, not the location as well
+ * (a million records look up a million leaves, mostly in no cache).
+ */
+struct addr_slot {
+	uint64_t addr;
+	uint32_t idx;   /* the location's id; 0 marks an empty slot */
+	uint32_t unused;
+};
+
+struct addr_table {
+	struct addr_slot *slot;
+	size_t mask, used;
+};
+
 struct profile_index {
-	struct htab loc;     /* by address */
+	struct addr_table loc;  /* by address */
 	struct location *loc_chunk[64 - LOC_CHUNK_BITS];
 	struct htab fn;      /* by all fields */
 	struct htab sample;  /* by stack */
@@ -25,6 +41,53 @@ struct profile_index {
 	struct range_index maps;
 	size_t nindexed;
 };
+
+static void addr_init(struct addr_table *t, size_t cap)
+{
+	size_t n = 16;
+
+	while (n < cap)
+		n *= 2;
+	t->slot = xcalloc_lines(n, sizeof(*t->slot));
+	t->mask = n - 1;
+	t->used = 0;
+}
+
+static void addr_release(struct addr_table *t)
+{
+	free(t->slot);
+	t->slot = NULL;
+	t->mask = t->used = 0;
+}
+
+/* The slot of addr, or the empty slot where it would go. */
+static inline size_t addr_find(const struct addr_table *t, uint64_t addr)
+{
+	size_t i = (size_t)hash_u64(addr) & t->mask;
+
+	while (t->slot[i].idx && t->slot[i].addr != addr)
+		i = (i + 1) & t->mask;
+	return i;
+}
+
+/* Fills the empty slot i; grows the table at three quarters full. */
+static void addr_insert(struct addr_table *t, size_t i, uint64_t addr, uint32_t idx)
+{
+	t->slot[i].addr = addr;
+	t->slot[i].idx = idx;
+	if (++t->used * 4 > (t->mask + 1) * 3) {
+		struct addr_table n;
+		size_t k;
+
+		addr_init(&n, 2 * (t->mask + 1));
+		for (k = 0; k <= t->mask; k++)
+			if (t->slot[k].idx)
+				n.slot[addr_find(&n, t->slot[k].addr)] = t->slot[k];
+		n.used = t->used;
+		free(t->slot);
+		*t = n;
+	}
+}
 
 struct profile *profile_new(void)
 {
@@ -34,7 +97,7 @@ struct profile *profile_new(void)
 	arena_init(&p->sample_arena);
 	p->strings = strtab_new(&p->arena);
 	p->index = xcalloc(1, sizeof(*p->index));
-	htab_init(&p->index->loc, 1024);
+	addr_init(&p->index->loc, 1024);
 	htab_init(&p->index->fn, 256);
 	htab_init(&p->index->sample, 1024);
 	p->period_type.type = p->period_type.unit = profile_intern(p, "");
@@ -47,7 +110,7 @@ void profile_free(struct profile *p)
 {
 	if (!p)
 		return;
-	htab_release(&p->index->loc);
+	addr_release(&p->index->loc);
 	htab_release(&p->index->fn);
 	htab_release(&p->index->sample);
 	range_index_release(&p->index->maps);
@@ -173,21 +236,19 @@ static struct location *new_location(struct profile *p, struct mapping *m, uint6
  * The indexes by address and by stack, made again when they were dropped
  * (profile_drop_indexes): at the first addition after a big read.
  */
-static struct htab *loc_index(struct profile *p)
+static struct addr_table *loc_index(struct profile *p)
 {
-	struct htab *t = &p->index->loc;
+	struct addr_table *t = &p->index->loc;
 	size_t i, k;
 
 	if (t->slot)
 		return t;
-	htab_init(t, p->nlocation * 2);
+	addr_init(t, p->nlocation * 2);
 	for (i = 0; i < p->nlocation; i++) {
-		uint64_t addr = p->location[i]->address, h = hash_u64(addr);
-
 		/* The first location made at an address is the one found. */
-		HTAB_FIND(t, h, k, location_at(p->index, t->slot[k].idx)->address == addr);
+		k = addr_find(t, p->location[i]->address);
 		if (!t->slot[k].idx)
-			htab_insert(t, k, h, (uint32_t)(i + 1));
+			addr_insert(t, k, p->location[i]->address, (uint32_t)(i + 1));
 	}
 	return t;
 }
@@ -214,7 +275,7 @@ static struct htab *sample_index(struct profile *p)
 
 void profile_drop_indexes(struct profile *p)
 {
-	htab_release(&p->index->loc);
+	addr_release(&p->index->loc);
 	htab_release(&p->index->sample);
 }
 
@@ -224,33 +285,32 @@ void profile_index_ensure(struct profile *p)
 	sample_index(p);
 }
 
+uint32_t profile_location_index(struct profile *p, uint64_t addr)
+{
+	struct addr_table *t = loc_index(p);
+	size_t i = addr_find(t, addr);
+
+	if (t->slot[i].idx)
+		return t->slot[i].idx - 1;
+	new_location(p, profile_find_mapping(p, addr), addr);
+	addr_insert(t, i, addr, (uint32_t)p->nlocation);
+	return (uint32_t)(p->nlocation - 1);
+}
+
 struct location *profile_location(struct profile *p, uint64_t addr)
 {
-	struct htab *t = loc_index(p);
-	uint64_t h = hash_u64(addr);
-	size_t i;
-
-	HTAB_FIND(t, h, i, location_at(p->index, t->slot[i].idx)->address == addr);
-	if (t->slot[i].idx)
-		return location_at(p->index, t->slot[i].idx);
-	new_location(p, profile_find_mapping(p, addr), addr);
-	htab_insert(t, i, h, (uint32_t)p->nlocation);
-	return p->location[p->nlocation - 1];
+	return location_at(p->index, (uint64_t)profile_location_index(p, addr) + 1);
 }
 
 struct location *profile_add_location(struct profile *p, struct mapping *m, uint64_t addr)
 {
-	struct htab *t = loc_index(p);
-	uint64_t h = hash_u64(addr);
-	size_t i;
+	struct addr_table *t = loc_index(p);
+	size_t i = addr_find(t, addr);
+	struct location *l = new_location(p, m, addr);
 
-	HTAB_FIND(t, h, i, location_at(p->index, t->slot[i].idx)->address == addr);
-	if (!t->slot[i].idx) {
-		new_location(p, m, addr);
-		htab_insert(t, i, h, (uint32_t)p->nlocation);
-		return p->location[p->nlocation - 1];
-	}
-	return new_location(p, m, addr);
+	if (!t->slot[i].idx)
+		addr_insert(t, i, addr, (uint32_t)p->nlocation);
+	return l;
 }
 
 static uint64_t fn_hash_fields(const char *name, const char *sys, const char *file,
@@ -376,16 +436,23 @@ static int label_before(const struct label *a, const struct label *b)
 
 void profile_prefetch_location(const struct profile *p, uint64_t addr)
 {
-	htab_prefetch(&p->index->loc, hash_u64(addr));
+	const struct addr_table *t = &p->index->loc;
+
+	__builtin_prefetch(&t->slot[hash_u64(addr) & t->mask]);
 }
 
-/* The location at addr, if the table's guess finds it, into the cache. */
+/* The location at addr, if one of the first slots of its probe has it, into the cache. */
 void profile_prefetch_location_body(const struct profile *p, uint64_t addr)
 {
-	uint32_t idx = htab_guess(&p->index->loc, hash_u64(addr));
+	const struct addr_table *t = &p->index->loc;
+	size_t i = (size_t)hash_u64(addr) & t->mask;
+	int k;
 
-	if (idx)
-		__builtin_prefetch(location_at(p->index, idx));
+	for (k = 0; k < 4 && t->slot[i].idx; k++, i = (i + 1) & t->mask)
+		if (t->slot[i].addr == addr) {
+			__builtin_prefetch(location_at(p->index, t->slot[i].idx));
+			return;
+		}
 }
 
 void profile_prefetch_sample(const struct profile *p, uint64_t h)

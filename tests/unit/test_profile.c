@@ -139,6 +139,36 @@ TEST(locations)
 	CHECK_EQ_INT(same, 5000);
 	CHECK_EQ_INT(p->nlocation, 5002);
 	CHECK(profile_location(p, 0x401000) == a);
+	/* A second location at an address: the first stays the one found. */
+	b = profile_add_location(p, m, 0x401000);
+	CHECK(b != a && b->id == 5003 && b->address == 0x401000);
+	CHECK(profile_location(p, 0x401000) == a);
+	/* Address 0 is a key like any other. */
+	c = profile_location(p, 0);
+	CHECK(c->id == 5004 && profile_location(p, 0) == c);
+	profile_free(p);
+}
+
+/*
+ * A builder drops the index by address when it ends; the next lookup
+ * makes it again from the locations, the first at an address winning.
+ */
+TEST(locations_after_a_build)
+{
+	struct profile *p = new_profile(TWO_TYPES);
+	struct stack_builder *sb = stack_builder_begin(p);
+	struct location *first = profile_location(p, 0x500), *second;
+	uint64_t st[2] = { 0x500, 0x600 };
+	int64_t v[2] = { 1, 10 };
+
+	second = profile_add_location(p, NULL, 0x500);
+	stack_builder_add(sb, st, 2, v);
+	stack_builder_end(sb);
+	CHECK_EQ_INT(p->nlocation, 3);
+	CHECK(profile_location(p, 0x500) == first && first != second);
+	CHECK(profile_location(p, 0x600) == p->location[2]);
+	CHECK(sample_location(p, p->sample[0], 0) == first);
+	CHECK(profile_location(p, 0x700)->id == 4);
 	profile_free(p);
 }
 
@@ -526,6 +556,7 @@ int main(void)
 	RUN(sample_types_and_comments);
 	RUN(mappings);
 	RUN(locations);
+	RUN(locations_after_a_build);
 	RUN(functions_and_lines);
 	RUN(samples_merge_by_stack);
 	RUN(many_samples);
