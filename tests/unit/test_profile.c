@@ -265,6 +265,43 @@ TEST(samples_merge_by_stack)
 	profile_free(p);
 }
 
+/* Stacks of every depth to 9, each frame changed in turn: all different samples. */
+TEST(stacks_differing_in_one_frame)
+{
+	struct profile *p = new_profile(TWO_TYPES);
+	uint64_t st[9];
+	size_t n, k, j, want = 0;
+
+	for (n = 1; n <= 9; n++) {
+		for (j = 0; j < n; j++)
+			st[j] = 0x100 + 16 * j;
+		add_stack(p, st, n, 1, 1);
+		want++;
+		for (k = 0; k < n; k++) {
+			st[k] = 0x900 + 16 * k;
+			add_stack(p, st, n, 1, 1);
+			st[k] = 0x100 + 16 * k;
+			want++;
+		}
+	}
+	CHECK_EQ_INT(p->nsample, want);
+	/* And once more: every one found, none added. */
+	for (n = 1; n <= 9; n++) {
+		for (j = 0; j < n; j++)
+			st[j] = 0x100 + 16 * j;
+		for (k = 0; k < n; k++) {
+			st[k] = 0x900 + 16 * k;
+			add_stack(p, st, n, 1, 1);
+			st[k] = 0x100 + 16 * k;
+		}
+	}
+	CHECK_EQ_INT(p->nsample, want);
+	for (k = 0, j = 0; k < p->nsample; k++)
+		j += p->sample[k]->value[0] == 1;
+	CHECK_EQ_INT(j, 9);   /* the unchanged stacks, added once */
+	profile_free(p);
+}
+
 TEST(many_samples)
 {
 	struct profile *p = new_profile(TWO_TYPES);
@@ -559,6 +596,7 @@ int main(void)
 	RUN(locations_after_a_build);
 	RUN(functions_and_lines);
 	RUN(samples_merge_by_stack);
+	RUN(stacks_differing_in_one_frame);
 	RUN(many_samples);
 	RUN(builder_matches_direct);
 	RUN(merge_sums_per_stack);
