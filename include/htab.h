@@ -37,6 +37,12 @@ struct htab {
 
 /* cap is rounded up to a power of two (at least 16). */
 void htab_init(struct htab *t, size_t cap);
+/*
+ * The zeroed slots of such a table, for one whose slots hold more (the
+ * model's index by address keeps the address in its slots): cap rounded
+ * up as htab_init does, each of size bytes; *mask is their number - 1.
+ */
+void *htab_slots(size_t cap, size_t size, size_t *mask);
 void htab_release(struct htab *t);
 void htab_clear(struct htab *t);
 

@@ -44,12 +44,7 @@ struct profile_index {
 
 static void addr_init(struct addr_table *t, size_t cap)
 {
-	size_t n = 16;
-
-	while (n < cap)
-		n *= 2;
-	t->slot = xcalloc_lines(n, sizeof(*t->slot));
-	t->mask = n - 1;
+	t->slot = htab_slots(cap, sizeof(*t->slot), &t->mask);
 	t->used = 0;
 }
 

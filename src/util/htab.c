@@ -4,15 +4,20 @@
 #include "htab.h"
 #include "util.h"
 
-void htab_init(struct htab *t, size_t cap)
+void *htab_slots(size_t cap, size_t size, size_t *mask)
 {
 	size_t n = 16;
 
 	while (n < cap)
 		n *= 2;
+	*mask = n - 1;
 	/* Big tables are probed at random: on huge pages, from 2 MB on. */
-	t->slot = xcalloc_lines(n, sizeof(*t->slot));
-	t->mask = n - 1;
+	return xcalloc_lines(n, size);
+}
+
+void htab_init(struct htab *t, size_t cap)
+{
+	t->slot = htab_slots(cap, sizeof(*t->slot), &t->mask);
 	t->used = 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "htab.h"
 #include "util.h"
 
 /* Elements of 8 to 40 bytes: a key first, then where the element started. */
@@ -137,6 +138,29 @@ TEST(calloc_lines_aligned_and_zeroed)
 	CHECK_EQ_INT(bad, 0);
 }
 
+/* A table's slots: a power of two, at least 16 and at least cap, zeroed; htab_init's the same. */
+TEST(htab_slots_rounded)
+{
+	static const size_t cap[] = { 0, 1, 16, 17, 1000, 1024, 1025 }, want[] = {
+		16, 16, 16, 32, 1024, 1024, 2048 };
+	struct htab t;
+	size_t k, i, mask, bad = 0;
+
+	for (k = 0; k < sizeof(cap) / sizeof(cap[0]); k++) {
+		unsigned char *p = htab_slots(cap[k], 12, &mask);
+
+		CHECK_EQ_INT(mask + 1, want[k]);
+		for (i = 0; i < (mask + 1) * 12; i++)
+			bad += p[i] != 0;
+		free(p);
+		htab_init(&t, cap[k]);
+		CHECK_EQ_INT(t.mask + 1, want[k]);
+		CHECK_EQ_INT(t.used, 0);
+		htab_release(&t);
+	}
+	CHECK_EQ_INT(bad, 0);
+}
+
 /* What one call of run_both's function did: its argument's sum, and its thread. */
 struct half_sum {
 	const int *v;
@@ -182,6 +206,7 @@ int main(void)
 	RUN(sort_by_key_sizes);
 	RUN(hash_bytes_every_byte);
 	RUN(calloc_lines_aligned_and_zeroed);
+	RUN(htab_slots_rounded);
 	RUN(run_both_halves);
 	return test_done();
 }
