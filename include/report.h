@@ -309,7 +309,11 @@ int64_t report_measure(const struct value_style *vs, int64_t v);
  */
 const struct entry **report_sorted(const struct report *r, int cum);
 extern size_t report_sorted_share_min;
-/* From this many locations on, --addresses composes each half's keys on a thread of its own. */
+/*
+ * From this many locations on, the passes over all of them split them
+ * between two threads: what every report reads of each, and the keys
+ * --addresses composes.
+ */
 extern size_t report_key_share_min;
 /* From this many samples on, two threads reduce them (below, a second one does not pay). */
 extern size_t report_split_min;

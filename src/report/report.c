@@ -271,33 +271,79 @@ static struct fninfo *triple_fi(const struct builder *b, const struct location *
 }
 
 /*
- * Each location's outermost function, read once per report for the passes
- * over all locations: a location, its lines and their function are three
- * dependent cache misses, hinted one stage apart.
+ * The locations [from, to) of one thread's share of locate_all: their
+ * outermost functions (outer), whether symbolization tried them (syms),
+ * and whether frame removal takes them (by their outermost function's
+ * short name; "??" passes).
  */
-static void outer_functions(struct builder *b)
+struct loc_share {
+	struct builder *b;
+	size_t from, to;
+	int outer, syms;
+};
+
+/*
+ * A location, its lines and their function are three dependent cache
+ * misses: hinted one stage apart.
+ */
+static void *locate_range(void *arg)
 {
-	const struct profile *p = b->p;
-	size_t i, n = p->nlocation;
+	const struct loc_share *ls = arg;
+	struct builder *b = ls->b;
+	struct location *const *loc = b->p->location;
+	size_t i, to = ls->to;
 
-	if (b->cache && b->cache->outer) {
-		b->outer = b->cache->outer;
-		return;
+	for (i = ls->from; i < to; i++) {
+		if (i + 24 < to)
+			__builtin_prefetch(loc[i + 24]);
+		if (i + 16 < to && loc[i + 16]->nline)
+			__builtin_prefetch(triple_line(loc[i + 16], 0));
+		if (ls->outer && i + 8 < to && loc[i + 8]->nline)
+			__builtin_prefetch(triple_line(loc[i + 8], 0)->function);
+		/* A location's id is its place + 1. */
+		if (ls->outer && loc[i]->nline)
+			b->outer[i] = (uint32_t)triple_line(loc[i], 0)->function->id;
+		if (ls->syms)
+			b->li[i].has_syms = loc[i]->nline > 0 || loc[i]->tried;
+		if (b->outer[i])
+			b->li[i].uninteresting = b->fi[b->outer[i] - 1].uninteresting;
 	}
-	b->outer = xcalloc(n + 1, sizeof(*b->outer));
-	if (b->cache)
-		b->cache->outer = b->outer;
-	for (i = 0; i < n; i++) {
-		const struct location *loc = p->location[i];
+	return NULL;
+}
 
-		if (i + 24 < n)
-			__builtin_prefetch(p->location[i + 24]);
-		if (i + 16 < n && p->location[i + 16]->nline)
-			__builtin_prefetch(triple_line(p->location[i + 16], 0));
-		if (i + 8 < n && p->location[i + 8]->nline)
-			__builtin_prefetch(triple_line(p->location[i + 8], 0)->function);
-		if (loc->nline)
-			b->outer[loc->id - 1] = (uint32_t)triple_line(loc, 0)->function->id;
+/*
+ * What every report reads of each location (locate_range), the first two
+ * kept by the cache; the halves of a big profile's locations on two
+ * threads.
+ */
+static void locate_all(struct builder *b)
+{
+	struct report_cache *c = b->cache;
+	size_t i, n = b->p->nlocation;
+	struct loc_share half[2] = { { .b = b, .from = 0, .to = n }, { .b = b, .from = n, .to = n } };
+
+	half[0].outer = half[1].outer = !(c && c->outer);
+	half[0].syms = half[1].syms = !(c && c->has_syms);
+	if (c && c->outer) {
+		b->outer = c->outer;
+	} else {
+		b->outer = xcalloc(n + 1, sizeof(*b->outer));
+		if (c)
+			c->outer = b->outer;
+	}
+	if (c && c->has_syms)
+		for (i = 0; i < n; i++)
+			b->li[i].has_syms = c->has_syms[i];
+	if (n >= report_key_share_min) {
+		half[0].to = half[1].from = n / 2;
+		run_both(locate_range, &half[0], &half[1]);
+	} else {
+		locate_range(&half[0]);
+	}
+	if (c && !c->has_syms) {
+		c->has_syms = xcalloc(n + 1, sizeof(*c->has_syms));
+		for (i = 0; i < n; i++)
+			c->has_syms[i] = b->li[i].has_syms;
 	}
 }
 
@@ -1284,48 +1330,19 @@ static int loc_matches(struct builder *b, const struct location *loc, const stru
 	return 0;
 }
 
-/* Which locations symbolization tried (pprof has a symlist for them); kept by the cache. */
-static void mark_symbolized(struct builder *b)
-{
-	struct report_cache *c = b->cache;
-	size_t i, n = b->p->nlocation;
-
-	if (c && c->has_syms) {
-		for (i = 0; i < n; i++)
-			b->li[i].has_syms = c->has_syms[i];
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		const struct location *loc = b->p->location[i];
-
-		b->li[i].has_syms = loc->nline > 0 || loc->tried;
-	}
-	if (c) {
-		c->has_syms = xcalloc(n + 1, sizeof(*c->has_syms));
-		for (i = 0; i < n; i++)
-			c->has_syms[i] = b->li[i].has_syms;
-	}
-}
-
 static void mark_locations(struct builder *b, const struct regex *focus, const struct regex *ignore)
 {
 	const struct regex *re[2] = { focus, ignore };
 	size_t i, nfocus = 0, nignore = 0;
 
-	mark_symbolized(b);
 	/* A plain string of other bytes than hex digits is in no address. */
 	for (i = 0; i < 2; i++)
 		b->addr_may[i] = re[i] && (!regex_literal(re[i]) ||
 					   only_of(regex_literal(re[i]), "0123456789abcdef"));
-	for (i = 0; i < b->p->nlocation; i++) {
+	for (i = 0; (focus || ignore) && i < b->p->nlocation; i++) {
 		const struct location *loc;
 		struct locinfo *li = &b->li[i];
 
-		/* Judged by the outermost frame's short name ("??" passes). */
-		if (b->outer[i])
-			li->uninteresting = b->fi[b->outer[i] - 1].uninteresting;
-		if (!focus && !ignore)
-			continue;
 		/* Matching reads the location and its lines: hinted ahead. */
 		if (i + 32 < b->p->nlocation)
 			__builtin_prefetch(b->p->location[i + 32]);
@@ -1970,6 +1987,63 @@ int report_value_index(const struct profile *p, const struct report_options *o)
  * then the reduction may be split between threads.  A cache keeps the
  * values and the answer.
  */
+struct total_share {
+	const struct profile *p;
+	int si, mean;
+	int64_t *value;         /* the cache's, or NULL */
+	size_t from, to;
+	__int128 total, all, base;
+	int diff;
+};
+
+/* The exact sums of samples [from, to): values, their absolute values, those of the base's. */
+static void *total_range(void *arg)
+{
+	struct total_share *t = arg;
+	size_t i;
+
+	for (i = t->from; i < t->to; i++) {
+		const struct sample *s = t->p->sample[i];
+		int64_t v = value_of(t->p, s, t->si, t->mean);
+		__int128 a = v < 0 ? -(__int128)v : v;
+
+		if (i + 8 < t->to)
+			__builtin_prefetch(t->p->sample[i + 8]);
+		if (t->value)
+			t->value[i] = v;
+		t->total += v;
+		t->all += a;
+		if (s->nlabel && gofilter_diff_base(s)) {
+			t->base += a;
+			t->diff = 1;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * go_totals of many samples, each half's on a thread: 1 when done, 0 when
+ * a sum could have saturated (then the order of the additions matters).
+ * Below INT64_MAX in all, no sum of any of them in any order saturates.
+ */
+static int totals_on_two_threads(const struct profile *p, int si, int mean, struct report *r,
+				 int64_t *value, int64_t *all, int64_t *base)
+{
+	struct total_share h[2] = { { .p = p, .si = si, .mean = mean, .value = value },
+				    { .p = p, .si = si, .mean = mean, .value = value } };
+
+	h[0].to = h[1].from = p->nsample / 2;
+	h[1].to = p->nsample;
+	run_both(total_range, &h[0], &h[1]);
+	if (h[0].all + h[1].all >= INT64_MAX)
+		return 0;
+	r->total = (int64_t)(h[0].total + h[1].total);
+	*all = (int64_t)(h[0].all + h[1].all);
+	*base = (int64_t)(h[0].base + h[1].base);
+	r->diff = h[0].diff || h[1].diff;
+	return 1;
+}
+
 static int go_totals(const struct profile *p, int si, int mean, struct report *r,
 		     struct report_cache *c)
 {
@@ -1988,7 +2062,11 @@ static int go_totals(const struct profile *p, int si, int mean, struct report *r
 		c->si = si;
 		c->mean = mean;
 	}
-	for (i = 0; i < p->nsample; i++) {
+	i = 0;
+	if (p->nsample >= report_split_min &&
+	    totals_on_two_threads(p, si, mean, r, c ? c->value : NULL, &all, &base))
+		i = p->nsample;
+	for (; i < p->nsample; i++) {
 		const struct sample *s = p->sample[i];
 		int64_t v = value_of(p, s, si, mean);
 
@@ -2491,7 +2569,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
 	build_fninfo(&b);
-	outer_functions(&b);
+	locate_all(&b);
 	mark_locations(&b, focus, ignore);
 	if (gofilter_new(p, o, &b.gf, e) < 0)
 		goto out;

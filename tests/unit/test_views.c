@@ -861,6 +861,103 @@ TEST(address_keys_on_two_threads)
 	profile_free(p);
 }
 
+/*
+ * What every report reads of each location (outermost functions, whether
+ * tried, frames removed) and the totals, each half's on a thread, make
+ * the report one thread makes: by function and by line, with and without
+ * the prompt's cache, with a --diff_base part, and with values whose sums
+ * saturate (added in order, on one thread, after all).
+ */
+TEST(locations_and_totals_on_two_threads)
+{
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_options o = { 0 };
+	struct frame_rules fr = { 0 };
+	static const char *const drop[] = { "drop_me", NULL };
+	size_t saved_keys = report_key_share_min, saved_split = report_split_min, i, pass;
+	struct label base = { profile_intern(p, "pprof::base"), profile_intern(p, "true"), 0,
+			      profile_intern(p, "") };
+
+	named_location(p, MAIN, "main", 10, NULL);
+	for (i = 0; i < 1000; i++) {
+		uint64_t st[3] = { 0x100000 + i * 4, 0x200000 + (i % 50) * 4, MAIN };
+		struct location *loc[3];
+		int64_t v = (int64_t)(i % 7) - 2;
+		size_t k;
+
+		switch (i % 4) {
+		case 0: named_location(p, st[0], "leaf", 5 + (int)(i % 9), "mid", 20, NULL); break;
+		case 1: named_location(p, st[0], i % 8 == 1 ? "drop_me" : "kept", 3, NULL); break;
+		case 2: profile_location(p, st[0])->tried = 1; break;
+		default: break; /* untried */
+		}
+		named_location(p, st[1], i % 2 ? "caller" : "drop_me", 30 + (int)(i % 50), NULL);
+		add_stack(p, st, 3, v);
+		if (i % 10 == 3) {
+			for (k = 0; k < 3; k++)
+				loc[k] = profile_location(p, st[k]);
+			profile_add_sample_labels(p, loc, 3, &v, &base, 1);
+		}
+	}
+	fr.names = drop;
+	o.frames = &fr;
+	o.quiet = 1;
+	for (pass = 0; pass < 10; pass++) {
+		struct report_cache *c = pass % 5 >= 2 ? report_cache_new(p) : NULL;
+		struct report one, two, again;
+		struct err e;
+		int same, k;
+
+		/* The last passes: a sample whose value makes the sums saturate. */
+		if (pass == 8) {
+			uint64_t st[2] = { 0x300000, MAIN };
+			int64_t huge = INT64_MAX - 5;
+
+			named_location(p, st[0], "huge", 1, NULL);
+			add_stack(p, st, 2, huge);
+		}
+		o.granularity = pass % 2 ? GRAN_LINES : GRAN_FUNCTIONS;
+		o.focus = pass % 5 == 4 ? "leaf" : NULL;
+		report_key_share_min = report_split_min = SIZE_MAX;
+		if (!CHECK(report_build(p, &o, &one, &e) == 0))
+			break;
+		report_key_share_min = report_split_min = 1;
+		o.cache = c;
+		CHECK(report_build(p, &o, &two, &e) == 0);
+		/* The cache's outermost functions and tries, made on two threads, read back. */
+		CHECK(report_build(p, &o, &again, &e) == 0);
+		o.cache = NULL;
+		for (k = 0; k < 2; k++) {
+			const struct report *r = k ? &again : &two;
+
+			same = one.nentry == r->nentry && one.nentry > 10 && one.total == r->total &&
+			       one.go_total == r->go_total && one.diff == r->diff &&
+			       one.local_total == r->local_total && one.focus_total == r->focus_total;
+			for (i = 0; same && i < one.nentry; i++)
+				same = !strcmp(one.entry[i].key, r->entry[i].key) &&
+				       one.entry[i].flat == r->entry[i].flat &&
+				       one.entry[i].cum == r->entry[i].cum &&
+				       one.entry[i].kept == r->entry[i].kept;
+			CHECK(same);
+		}
+		/* No entry of removed frames; the base's total counts; the huge value, but with focus. */
+		for (i = 0, k = 0; i < one.nentry; i++) {
+			CHECK(!strstr(one.entry[i].key, "drop_me"));
+			if (!strncmp(one.entry[i].key, "huge", 4))
+				k = one.entry[i].flat == INT64_MAX - 5;
+		}
+		CHECK(one.diff);
+		CHECK_EQ_INT(k, pass == 8);
+		report_release(&one);
+		report_release(&two);
+		report_release(&again);
+		report_cache_free(c);
+	}
+	report_key_share_min = saved_keys;
+	report_split_min = saved_split;
+	profile_free(p);
+}
+
 /* The report's cum of the entry keyed key (0 when its stacks were dropped), or -1 when it has none. */
 static int64_t cum_of(const struct report *r, const char *key)
 {
@@ -1059,6 +1156,7 @@ int main(void)
 	RUN(pcs_only);
 	RUN(sorted_in_two_halves);
 	RUN(address_keys_on_two_threads);
+	RUN(locations_and_totals_on_two_threads);
 	RUN(sums_on_two_threads);
 	RUN(plain_focus_on_files_and_addresses);
 	RUN(unnamed_functions_by_address);
