@@ -1518,13 +1518,14 @@ static void remove_second_frames(struct builder *b, uint32_t *skip)
 }
 
 /*
- * An entry's sums in a reducer, and the stamp of the stack that last saw
- * it: what a stack adds to an entry is one cache line.
+ * An entry's cum in a reducer, and the stamp of the stack that last saw
+ * it: what a stack adds to an entry, four to a cache line (every frame
+ * adds to one; only the first adds to a flat, kept apart).
  */
 struct sums {
-	int64_t cum, flat;
+	int64_t cum;
 	uint32_t seen;
-} __attribute__((aligned(32)));
+} __attribute__((aligned(16)));
 
 /*
  * One thread's share of the reduction: samples [from, to), their sums
@@ -1536,6 +1537,7 @@ struct reducer {
 	int focus, ignore;
 	uint32_t *path;         /* a stack's entries */
 	struct sums *sum;       /* by entry */
+	int64_t *flat;          /* by entry */
 	int64_t local_total, focus_total, kept_total;
 	int interrupted;
 	/*
@@ -1604,7 +1606,7 @@ static int other_only(struct reducer *rd, const struct wstack *w, uint32_t stamp
 	if (keyed) {
 		rd->sum[0].seen = stamp;
 		rd->sum[0].cum = sat_add(rd->sum[0].cum, w->count);
-		rd->sum[0].flat = sat_add(rd->sum[0].flat, w->count);
+		rd->flat[0] = sat_add(rd->flat[0], w->count);
 		rd->local_total = sat_add(rd->local_total, w->count);
 	}
 	return 1;
@@ -1620,8 +1622,8 @@ static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t sta
 	const uint32_t *lk = b->lk;
 	const uint32_t *keys = b->keys, *ids = w->ids + w->k - 1;
 	struct sums *sum = rd->sum;
-	int64_t count = w->count, *flat = NULL;
-	uint32_t j;
+	int64_t count = w->count;
+	uint32_t j, first = UINT32_MAX;
 
 	if (b->range_bits && other_only(rd, w, stamp))
 		return;
@@ -1640,13 +1642,13 @@ static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t sta
 				continue;
 			e->seen = stamp;
 			e->cum = sat_add(e->cum, count);
-			if (!flat)
-				flat = &e->flat;
+			if (first == UINT32_MAX)
+				first = *k;
 		}
 	}
-	if (!flat)
+	if (first == UINT32_MAX)
 		return;
-	*flat = sat_add(*flat, count);
+	rd->flat[first] = sat_add(rd->flat[first], count);
 	rd->local_total = sat_add(rd->local_total, count);
 }
 
@@ -1685,7 +1687,7 @@ static void add_counts(struct reducer *rd, const uint32_t *entry, uint32_t n, in
 {
 	uint32_t j;
 
-	rd->sum[entry[0]].flat = sat_add(rd->sum[entry[0]].flat, count);
+	rd->flat[entry[0]] = sat_add(rd->flat[entry[0]], count);
 	rd->local_total = sat_add(rd->local_total, count);
 	for (j = 0; j < n; j++)
 		rd->sum[entry[j]].cum = sat_add(rd->sum[entry[j]].cum, count);
@@ -2108,7 +2110,7 @@ static int unchanged(const struct builder *b, const uint32_t *skip, int filtered
 }
 
 #define AHEAD 8  /* stacks between the hints for a stack's locations and their infos */
-#define SUMS_IN_CACHE 32768  /* entries whose sums (2 MB) stay in the cache, about */
+#define SUMS_IN_CACHE 32768  /* entries whose sums (512 kB) stay in the cache, about */
 
 /* What the reduction reads of location index k, into the cache: its filter flags when filtering. */
 static void hint_info(const struct builder *b, uint32_t k, int filter)
@@ -2160,6 +2162,9 @@ static void hint_sums(const struct reducer *rd, size_t i)
 
 		if (k < LK_LIST)
 			__builtin_prefetch(&rd->sum[k]);
+		/* The leaf's entry takes the flat. */
+		if (k < LK_LIST && !j)
+			__builtin_prefetch(&rd->flat[k]);
 	}
 }
 
@@ -2321,6 +2326,7 @@ static void reducer_init(struct reducer *rd, struct builder *b, size_t from, siz
 	/* A stack's entries, each once. */
 	rd->path = xcalloc(b->r->nentry + 1, sizeof(*rd->path));
 	rd->sum = xcalloc_lines(b->r->nentry + 1, sizeof(*rd->sum));
+	rd->flat = xcalloc_lines(b->r->nentry + 1, sizeof(*rd->flat));
 	rd->hint_sums = b->lk && b->r->nentry >= SUMS_IN_CACHE;
 	arena_init(&rd->arena);
 }
@@ -2350,7 +2356,7 @@ static void reducer_finish(struct reducer *rd, struct report *r, struct arena *s
 	free(rd->hash);
 
 	for (i = 0; i < r->nentry; i++) {
-		r->entry[i].flat = sat_add(r->entry[i].flat, rd->sum[i].flat);
+		r->entry[i].flat = sat_add(r->entry[i].flat, rd->flat[i]);
 		r->entry[i].cum = sat_add(r->entry[i].cum, rd->sum[i].cum);
 		/* On a stack that stayed, even when its values sum to nothing. */
 		if (rd->sum[i].seen)
@@ -2361,6 +2367,7 @@ static void reducer_finish(struct reducer *rd, struct report *r, struct arena *s
 	r->kept_total = sat_add(r->kept_total, rd->kept_total);
 	free(rd->path);
 	free(rd->sum);
+	free(rd->flat);
 }
 
 size_t report_split_min = 65536;
