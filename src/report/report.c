@@ -397,55 +397,110 @@ static void fltable_free(struct fltable *t)
 	free(t);
 }
 
-/* The profile's (function, line) numbers: the cache's, else made (and given to it). */
+/*
+ * The (function, line) numbers of locations [from, to) of one thread's
+ * share, in the order they first appear there: per triple, in id; per
+ * location, where its triples start in id, in first.
+ */
+struct fl_share {
+	const struct profile *p;
+	size_t from, to;
+	uint32_t *first;            /* the table's (its share's part) */
+	uint32_t *id;
+	size_t nid, cap_id;
+	struct line *line;          /* per number, a copy of its line (probes stay off locations) */
+	size_t n, cap;
+	struct htab index;
+};
+
+/* fs's number of ln: found, or the next one. */
+static uint32_t fl_share_number(struct fl_share *fs, const struct line *ln)
+{
+	uint64_t h = fl_hash(ln);
+	size_t k;
+
+	HTAB_FIND(&fs->index, h, k,
+		  fs->line[fs->index.slot[k].idx - 1].function == ln->function &&
+		  fs->line[fs->index.slot[k].idx - 1].line == ln->line);
+	if (fs->index.slot[k].idx)
+		return fs->index.slot[k].idx - 1;
+	GROW(fs->line, fs->cap, fs->n + 1);
+	fs->line[fs->n] = *ln;
+	htab_insert(&fs->index, k, h, (uint32_t)++fs->n);
+	return (uint32_t)(fs->n - 1);
+}
+
+static void *number_range(void *arg)
+{
+	struct fl_share *fs = arg;
+	struct location *const *loc = fs->p->location;
+	size_t i;
+
+	/* Sized as it goes: counting first would walk the locations twice. */
+	GROW(fs->id, fs->cap_id, 1);
+	htab_init(&fs->index, 1024);
+	for (i = fs->from; i < fs->to; i++) {
+		uint32_t j;
+
+		if (i + 16 < fs->to)
+			__builtin_prefetch(loc[i + 16]);
+		if (i + 8 < fs->to && loc[i + 8]->nline)
+			__builtin_prefetch(triple_line(loc[i + 8], 0));
+		fs->first[i] = (uint32_t)fs->nid;
+		GROW(fs->id, fs->cap_id, fs->nid + loc[i]->nline + 1);
+		for (j = 0; j < loc[i]->nline; j++)
+			fs->id[fs->nid++] = fl_share_number(fs, triple_line(loc[i], (int)j));
+	}
+	return NULL;
+}
+
+/*
+ * The profile's (function, line) numbers: the cache's, else made (and
+ * given to it).  From report_key_share_min locations on, each half's are
+ * made on a thread; the second's are then renumbered as one pass would
+ * have them: those of the first half's pairs by those, the others after
+ * them in their order.
+ */
 static const struct fltable *fl_table(struct builder *b)
 {
 	const struct profile *p = b->p;
+	size_t i, n = p->nlocation;
 	struct fltable *t;
-	struct line *line = NULL;   /* per number, a copy of its line (probes stay off locations) */
-	struct htab index;
-	size_t i, ntriple = 0, cap = 0, cap_id = 0;
+	struct fl_share h[2] = { { .p = p, .from = 0, .to = n }, { .p = p, .from = n, .to = n } };
 
 	if (b->fl)
 		return b->fl;
 	if (b->cache && b->cache->fl)
 		return b->fl = b->cache->fl;
 	t = xcalloc(1, sizeof(*t));
-	t->first = xcalloc(p->nlocation + 1, sizeof(*t->first));
-	/* Sized as it goes: counting first would walk the locations twice. */
-	GROW(t->id, cap_id, 1);
-	htab_init(&index, 1024);
-	for (i = 0; i < p->nlocation; i++) {
-		const struct location *loc = p->location[i];
-		uint32_t j;
-
-		if (i + 16 < p->nlocation)
-			__builtin_prefetch(p->location[i + 16]);
-		if (i + 8 < p->nlocation && p->location[i + 8]->nline)
-			__builtin_prefetch(triple_line(p->location[i + 8], 0));
-		t->first[i] = (uint32_t)ntriple;
-		GROW(t->id, cap_id, ntriple + loc->nline + 1);
-		for (j = 0; j < loc->nline; j++) {
-			const struct line *ln = triple_line(loc, (int)j);
-			uint64_t h = fl_hash(ln);
-			size_t k;
-
-			HTAB_FIND(&index, h, k,
-				  line[index.slot[k].idx - 1].function == ln->function &&
-				  line[index.slot[k].idx - 1].line == ln->line);
-			if (index.slot[k].idx) {
-				t->id[ntriple++] = index.slot[k].idx - 1;
-				continue;
-			}
-			GROW(line, cap, t->n + 1);
-			line[t->n] = *ln;
-			t->id[ntriple++] = (uint32_t)t->n++;
-			htab_insert(&index, k, h, (uint32_t)t->n);
-		}
+	t->first = h[0].first = h[1].first = xcalloc(n + 1, sizeof(*t->first));
+	if (n >= report_key_share_min) {
+		h[0].to = h[1].from = n / 2;
+		run_both(number_range, &h[0], &h[1]);
+	} else {
+		number_range(&h[0]);
 	}
-	t->first[p->nlocation] = (uint32_t)ntriple;
-	htab_release(&index);
-	free(line);
+	t->id = h[0].id;
+	if (h[1].from < n) {
+		uint32_t *renumber = xcalloc(h[1].n + 1, sizeof(*renumber));
+
+		/* The second's pairs are distinct: the new ones are numbered in their order. */
+		for (i = 0; i < h[1].n; i++)
+			renumber[i] = fl_share_number(&h[0], &h[1].line[i]);
+		GROW(t->id, h[0].cap_id, h[0].nid + h[1].nid + 1);
+		for (i = 0; i < h[1].nid; i++)
+			t->id[h[0].nid + i] = renumber[h[1].id[i]];
+		for (i = h[1].from; i < n; i++)
+			t->first[i] += (uint32_t)h[0].nid;
+		free(renumber);
+	}
+	t->n = h[0].n;
+	t->first[n] = (uint32_t)(h[0].nid + h[1].nid);
+	for (i = 0; i < 2; i++) {
+		htab_release(&h[i].index);
+		free(h[i].line);
+	}
+	free(h[1].id);
 	b->fl = t;
 	if (b->cache)
 		b->cache->fl = t;

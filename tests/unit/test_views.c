@@ -864,9 +864,11 @@ TEST(address_keys_on_two_threads)
 /*
  * What every report reads of each location (outermost functions, whether
  * tried, frames removed) and the totals, each half's on a thread, make
- * the report one thread makes: by function and by line, with and without
- * the prompt's cache, with a --diff_base part, and with values whose sums
- * saturate (added in order, on one thread, after all).
+ * the report one thread makes: by function, line, file and file and
+ * function (the last three number the (function, line) pairs of each half
+ * on a thread), with and without the prompt's cache, with a --diff_base
+ * part, and with values whose sums saturate (added in order, on one
+ * thread, after all).
  */
 TEST(locations_and_totals_on_two_threads)
 {
@@ -902,22 +904,24 @@ TEST(locations_and_totals_on_two_threads)
 	fr.names = drop;
 	o.frames = &fr;
 	o.quiet = 1;
-	for (pass = 0; pass < 10; pass++) {
-		struct report_cache *c = pass % 5 >= 2 ? report_cache_new(p) : NULL;
+	for (pass = 0; pass < 16; pass++) {
+		static const enum granularity g[] = { GRAN_FUNCTIONS, GRAN_LINES, GRAN_FILES,
+						      GRAN_FILEFUNCTIONS };
+		struct report_cache *c = pass / 4 % 2 ? report_cache_new(p) : NULL;
 		struct report one, two, again;
 		struct err e;
 		int same, k;
 
 		/* The last passes: a sample whose value makes the sums saturate. */
-		if (pass == 8) {
+		if (pass == 12) {
 			uint64_t st[2] = { 0x300000, MAIN };
 			int64_t huge = INT64_MAX - 5;
 
 			named_location(p, st[0], "huge", 1, NULL);
 			add_stack(p, st, 2, huge);
 		}
-		o.granularity = pass % 2 ? GRAN_LINES : GRAN_FUNCTIONS;
-		o.focus = pass % 5 == 4 ? "leaf" : NULL;
+		o.granularity = g[pass % 4];
+		o.focus = pass % 3 == 2 ? "leaf" : NULL;
 		report_key_share_min = report_split_min = SIZE_MAX;
 		if (!CHECK(report_build(p, &o, &one, &e) == 0))
 			break;
@@ -947,7 +951,7 @@ TEST(locations_and_totals_on_two_threads)
 				k = one.entry[i].flat == INT64_MAX - 5;
 		}
 		CHECK(one.diff);
-		CHECK_EQ_INT(k, pass == 8);
+		CHECK_EQ_INT(k, pass >= 12 && !o.focus);
 		report_release(&one);
 		report_release(&two);
 		report_release(&again);
