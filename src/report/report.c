@@ -1009,6 +1009,107 @@ static uint32_t shared_entry(struct builder *b, struct key_share *ks)
 size_t report_key_share_min = 65536;
 
 /*
+ * By line without Go's filters: the keys of the (function, line) pairs,
+ * plain and inlined, that each half of the locations meets first, with
+ * where it meets them, composed on a thread of their own; build_keys
+ * interns those it meets first in the same places.  Pairs named "??" at
+ * "??:0" are left to it (their entries are by address).
+ */
+struct line_share {
+	const struct builder *b;
+	size_t from, to;
+	struct arena text;
+	struct line_key {
+		uint32_t loc, j;
+		const char *s;
+		uint32_t len;
+		uint64_t hash;
+	} *key;
+	size_t n, cap, next;
+};
+
+static void *compose_line_keys(void *arg)
+{
+	struct line_share *ls = arg;
+	const struct builder *b = ls->b;
+	const struct fltable *t = b->fl;
+	struct location *const *loc = b->p->location;
+	uint8_t *met = xcalloc(t->n + 1, 1);  /* per number: 1 plain, 2 inlined */
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = ls->from; i < ls->to; i++) {
+		int j;
+
+		if (i + 16 < ls->to)
+			__builtin_prefetch(loc[i + 16]);
+		if (i + 8 < ls->to && loc[i + 8]->nline)
+			__builtin_prefetch(triple_line(loc[i + 8], 0));
+		if (!loc[i]->nline || keyless(b, i))
+			continue;
+		for (j = ntriples(loc[i]) - 1; j >= 0; j--) {
+			const struct fninfo *fi = triple_fi(b, loc[i], j);
+			uint32_t number = t->id[t->first[i] + (uint32_t)j];
+			uint8_t bit = j > 0 ? 2 : 1;
+			const char *func = fi->over ? fi->over : fi->shrt;
+			struct line_key *k;
+			size_t fl;
+
+			if (fi->unknown || (met[number] & bit))
+				continue;
+			met[number] |= bit;
+			/* compose_entry's key by line. */
+			sb_reset(&sb);
+			sb_adds(&sb, func);
+			if (j > 0)
+				sb_adds(&sb, " (inline)");
+			sb_addc(&sb, ' ');
+			fl = sb.len;
+			add_fileline(&sb, b, loc[i], j);
+			if (!strcmp(func, "??") && !strcmp(sb.buf + fl, "??:0"))
+				continue;
+			GROW(ls->key, ls->cap, ls->n + 1);
+			k = &ls->key[ls->n++];
+			k->loc = (uint32_t)i;
+			k->j = (uint32_t)j;
+			k->s = arena_strndup(&ls->text, sb.buf, sb.len);
+			k->len = (uint32_t)sb.len;
+			k->hash = strtab_hash(sb.buf, sb.len);
+		}
+	}
+	sb_release(&sb);
+	free(met);
+	return NULL;
+}
+
+/* triple_entry by line, for triple j of location i, with its half's keys. */
+static uint32_t line_entry(struct builder *b, struct line_share *ls, size_t i, int j)
+{
+	enum { AHEAD = 12 };  /* keys between a hint and the table's miss */
+	const struct location *loc = b->p->location[i];
+	const struct line_key *k = NULL;
+	struct flkey *fk;
+	const char *key;
+	uint32_t id, e;
+
+	/* Where the half met a pair first, it has its key; build_keys may have met it before. */
+	if (ls->next < ls->n && ls->key[ls->next].loc == i && ls->key[ls->next].j == (uint32_t)j) {
+		k = &ls->key[ls->next++];
+		if (ls->next + AHEAD < ls->n)
+			strtab_prefetch(b->r->index->keys, ls->key[ls->next + AHEAD].hash);
+	}
+	if (!k)
+		return triple_entry(b, loc, j, j > 0);
+	fk = &b->flk[fl_number(b, loc, j)];
+	if (fk->key[j > 0])
+		return fk->key[j > 0] - 1;
+	key = strtab_intern_stored(b->r->index->keys, k->s, k->len, k->hash, &id);
+	e = entry_of_key(b, key, id, NULL, NULL);
+	fk->key[j > 0] = e + 1;
+	return e;
+}
+
+/*
  * Location i's word, its entries pushed on keys after their length's place
  * at: the one entry itself, or the list (none and one take no room).
  */
@@ -1058,6 +1159,10 @@ static void build_keys(struct builder *b)
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 	};
+	struct line_share lines[2] = {
+		{ .b = b, .from = p->nlocation, .to = p->nlocation },
+		{ .b = b, .from = p->nlocation, .to = p->nlocation },
+	};
 	size_t i;
 
 	/* keys[0]: the length of LK_NONE's list. */
@@ -1086,6 +1191,16 @@ static void build_keys(struct builder *b)
 		/* The keys are the report's strings now. */
 		arena_adopt(&b->r->arena, &share[0].text);
 		arena_adopt(&b->r->arena, &share[1].text);
+	}
+	if (g == GRAN_LINES && numbered && p->nlocation >= report_key_share_min) {
+		/* The threads read the numbers. */
+		fl_table(b);
+		lines[0].from = 0;
+		lines[0].to = lines[1].from = p->nlocation / 2;
+		run_both(compose_line_keys, &lines[0], &lines[1]);
+		strtab_reserve(b->r->index->keys, lines[0].n + lines[1].n);
+		arena_adopt(&b->r->arena, &lines[0].text);
+		arena_adopt(&b->r->arena, &lines[1].text);
 	}
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
@@ -1122,6 +1237,14 @@ static void build_keys(struct builder *b)
 			close_list(b, i, at);
 			continue;
 		}
+		if (i >= lines[0].from) {
+			struct line_share *ls = &lines[i >= lines[1].from];
+
+			for (j = ntriples(loc) - 1; j >= 0; j--)
+				b->keys[b->nkeys++] = line_entry(b, ls, i, j);
+			close_list(b, i, at);
+			continue;
+		}
 		/* Levels Go's filters took out are not there; the outermost left is the call. */
 		for (j = ntriples(loc) - 1; j >= 0; j--) {
 			int k;
@@ -1136,6 +1259,8 @@ static void build_keys(struct builder *b)
 	}
 	free(share[0].key);
 	free(share[1].key);
+	free(lines[0].key);
+	free(lines[1].key);
 }
 
 /* Whether entries made with o are those of ks. */
