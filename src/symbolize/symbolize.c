@@ -942,11 +942,17 @@ static uint64_t work_order(const void *w)
 	return ((const struct work *)w)->order;
 }
 
+/* Both at once, where addresses fit in 56 bits and orders in 8. */
+static uint64_t work_order_addr(const void *w)
+{
+	return ((const struct work *)w)->order << 56 | ((const struct work *)w)->addr;
+}
+
 void symbolize_locations(struct symbolizer *s, struct profile *p)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	struct work *work;
-	uint64_t *addrs;
+	uint64_t *addrs, high = 0;
 	size_t i, nwork = 0;
 
 	/*
@@ -976,12 +982,18 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		work[nwork].loc = loc;
 		work[nwork].order = ob->order;
 		work[nwork].addr = addr;
+		high |= addr >> 56 | ob->order >> 8;
 		nwork++;
 	}
 	s->defer_dwarf = 0;
 	prefetch_start(s);
-	sort_by_key(work, nwork, sizeof(*work), work_addr);
-	sort_by_key(work, nwork, sizeof(*work), work_order);
+	/* By object, then address: one sort of fewer passes where both fit a key. */
+	if (!high) {
+		sort_by_key(work, nwork, sizeof(*work), work_order_addr);
+	} else {
+		sort_by_key(work, nwork, sizeof(*work), work_addr);
+		sort_by_key(work, nwork, sizeof(*work), work_order);
+	}
 	memset(s->function_memo, 0, sizeof(s->function_memo));
 	addrs = xcalloc(nwork + 1, sizeof(*addrs));
 	for (i = 0; i < nwork; i++)
