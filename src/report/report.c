@@ -320,7 +320,8 @@ static void locate_all(struct builder *b)
 {
 	struct report_cache *c = b->cache;
 	size_t i, n = b->p->nlocation;
-	struct loc_share half[2] = { { .b = b, .from = 0, .to = n }, { .b = b, .from = n, .to = n } };
+	struct loc_share half[2] = { { .b = b, .from = 0, .to = n },
+				     { .b = b, .from = n, .to = n } };
 
 	half[0].outer = half[1].outer = !(c && c->outer);
 	half[0].syms = half[1].syms = !(c && c->has_syms);
@@ -1066,7 +1067,7 @@ static void *compose_line_keys(void *arg)
 			sb_addc(&sb, ' ');
 			fl = sb.len;
 			add_fileline(&sb, b, loc[i], j);
-			if (!strcmp(func, "??") && !strcmp(sb.buf + fl, "??:0"))
+			if (!j && !strcmp(func, "??") && !strcmp(sb.buf + fl, "??:0"))
 				continue;
 			GROW(ls->key, ls->cap, ls->n + 1);
 			k = &ls->key[ls->n++];
@@ -2162,13 +2163,6 @@ int report_value_index(const struct profile *p, const struct report_options *o)
 	return pick_value(p, o, &mean);
 }
 
-/*
- * The total (the sum of the values), and Go pprof's: the sum of their
- * absolute values, or with --diff_base samples that of theirs alone.
- * Returns whether no sum of these values can saturate, in any order:
- * then the reduction may be split between threads.  A cache keeps the
- * values and the answer.
- */
 struct total_share {
 	const struct profile *p;
 	int si, mean;
@@ -2226,6 +2220,13 @@ static int totals_on_two_threads(const struct profile *p, int si, int mean, stru
 	return 1;
 }
 
+/*
+ * The total (the sum of the values), and Go pprof's: the sum of their
+ * absolute values, or with --diff_base samples that of theirs alone.
+ * Returns whether no sum of these values can saturate, in any order:
+ * then the reduction may be split between threads.  A cache keeps the
+ * values and the answer.
+ */
 static int go_totals(const struct profile *p, int si, int mean, struct report *r,
 		     struct report_cache *c)
 {

@@ -864,11 +864,11 @@ TEST(address_keys_on_two_threads)
 /*
  * What every report reads of each location (outermost functions, whether
  * tried, frames removed) and the totals, each half's on a thread, make
- * the report one thread makes: by function, line, file and file and
- * function (the last three number the (function, line) pairs of each half
- * on a thread), with and without the prompt's cache, with a --diff_base
- * part, and with values whose sums saturate (added in order, on one
- * thread, after all).
+ * the report one thread makes: by function, line (its keys composed on
+ * two threads too), file and file and function (the last three number the
+ * (function, line) pairs of each half on a thread), with and without the
+ * prompt's cache, with a --diff_base part, and with values whose sums
+ * saturate (added in order, on one thread, after all).
  */
 TEST(locations_and_totals_on_two_threads)
 {
@@ -934,9 +934,10 @@ TEST(locations_and_totals_on_two_threads)
 		for (k = 0; k < 2; k++) {
 			const struct report *r = k ? &again : &two;
 
-			same = one.nentry == r->nentry && one.nentry > 10 && one.total == r->total &&
-			       one.go_total == r->go_total && one.diff == r->diff &&
-			       one.local_total == r->local_total && one.focus_total == r->focus_total;
+			same = one.nentry == r->nentry && one.nentry > 10 &&
+			       one.total == r->total && one.go_total == r->go_total &&
+			       one.diff == r->diff && one.local_total == r->local_total &&
+			       one.focus_total == r->focus_total;
 			for (i = 0; same && i < one.nentry; i++)
 				same = !strcmp(one.entry[i].key, r->entry[i].key) &&
 				       one.entry[i].flat == r->entry[i].flat &&
@@ -944,7 +945,7 @@ TEST(locations_and_totals_on_two_threads)
 				       one.entry[i].kept == r->entry[i].kept;
 			CHECK(same);
 		}
-		/* No entry of removed frames; the base's total counts; the huge value, but with focus. */
+		/* No entry of removed frames; the base's total; the huge value's unless focused. */
 		for (i = 0, k = 0; i < one.nentry; i++) {
 			CHECK(!strstr(one.entry[i].key, "drop_me"));
 			if (!strncmp(one.entry[i].key, "huge", 4))
