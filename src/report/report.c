@@ -264,6 +264,19 @@ static const struct line *triple_line(const struct location *loc, int j)
 	return &loc->line[loc->nline - 1 - j];
 }
 
+/*
+ * What a pass over the locations before to reads next, from location i
+ * on: the location 16 ahead and the lines of the one 8 ahead (two
+ * dependent misses), into the cache.
+ */
+static void hint_location(struct location *const *loc, size_t i, size_t to)
+{
+	if (i + 16 < to)
+		__builtin_prefetch(loc[i + 16]);
+	if (i + 8 < to && loc[i + 8]->nline)
+		__builtin_prefetch(triple_line(loc[i + 8], 0));
+}
+
 /* The fninfo of a location's triple j, which has lines: level 0 without touching them. */
 static struct fninfo *triple_fi(const struct builder *b, const struct location *loc, int j)
 {
@@ -443,10 +456,7 @@ static void *number_range(void *arg)
 	for (i = fs->from; i < fs->to; i++) {
 		uint32_t j;
 
-		if (i + 16 < fs->to)
-			__builtin_prefetch(loc[i + 16]);
-		if (i + 8 < fs->to && loc[i + 8]->nline)
-			__builtin_prefetch(triple_line(loc[i + 8], 0));
+		hint_location(loc, i, fs->to);
 		fs->first[i] = (uint32_t)fs->nid;
 		GROW(fs->id, fs->cap_id, fs->nid + loc[i]->nline + 1);
 		for (j = 0; j < loc[i]->nline; j++)
@@ -969,10 +979,7 @@ static void *compose_keys(void *arg)
 		const struct location *loc = b->p->location[i];
 		int j;
 
-		if (i + 16 < ks->to)
-			__builtin_prefetch(b->p->location[i + 16]);
-		if (i + 8 < ks->to && b->p->location[i + 8]->nline)
-			__builtin_prefetch(triple_line(b->p->location[i + 8], 0));
+		hint_location(b->p->location, i, ks->to);
 		if (keyless(b, i))
 			continue;
 		for (j = ntriples(loc) - 1; j >= 0; j--) {
@@ -1042,10 +1049,7 @@ static void *compose_line_keys(void *arg)
 	for (i = ls->from; i < ls->to; i++) {
 		int j;
 
-		if (i + 16 < ls->to)
-			__builtin_prefetch(loc[i + 16]);
-		if (i + 8 < ls->to && loc[i + 8]->nline)
-			__builtin_prefetch(triple_line(loc[i + 8], 0));
+		hint_location(loc, i, ls->to);
 		if (!loc[i]->nline || keyless(b, i))
 			continue;
 		for (j = ntriples(loc[i]) - 1; j >= 0; j--) {
@@ -1209,10 +1213,7 @@ static void build_keys(struct builder *b)
 		int j;
 
 		b->lk[i] = LK_NONE;
-		if (i + 16 < p->nlocation)
-			__builtin_prefetch(p->location[i + 16]);
-		if (i + 8 < p->nlocation && p->location[i + 8]->nline)
-			__builtin_prefetch(triple_line(p->location[i + 8], 0));
+		hint_location(p->location, i, p->nlocation);
 		if (numbered && i + 8 < p->nlocation)
 			hint_numbered(b, i + 8);
 		if (keyless(b, i))
