@@ -307,9 +307,10 @@ static void *locate_range(void *arg)
 	size_t i, to = ls->to;
 
 	for (i = ls->from; i < to; i++) {
-		if (i + 24 < to)
+		/* With the cache's, the locations are not read at all. */
+		if ((ls->outer || ls->syms) && i + 24 < to)
 			__builtin_prefetch(loc[i + 24]);
-		if (i + 16 < to && loc[i + 16]->nline)
+		if ((ls->outer || ls->syms) && i + 16 < to && loc[i + 16]->nline)
 			__builtin_prefetch(triple_line(loc[i + 16], 0));
 		if (ls->outer && i + 8 < to && loc[i + 8]->nline)
 			__builtin_prefetch(triple_line(loc[i + 8], 0)->function);
@@ -950,11 +951,12 @@ static int keyless(const struct builder *b, size_t i)
 }
 
 /*
- * --addresses without Go's filters: the keys of locations [from, to),
- * every level from the innermost, composed into an arena of their own
- * (the report's when they are done), with their lengths and hashes;
- * build_keys interns them in place.  Each half of the locations is
- * composed on a thread of its own.
+ * Keys composed on two threads, each half of the locations on one, into
+ * an arena of their own (the report's when they are done), with their
+ * lengths and hashes; build_keys interns them in place, in order.
+ * --addresses without Go's filters composes every level of every
+ * location (compose_keys), by line only some (compose_line_keys): those
+ * say where, by the triple's place in the (function, line) numbers.
  */
 struct key_share {
 	const struct builder *b;
@@ -963,10 +965,24 @@ struct key_share {
 	struct shared_key {
 		const char *s;
 		uint32_t len;
+		uint32_t at;  /* by line: fltable.first[location] + triple */
 		uint64_t hash;
 	} *key;
 	size_t n, cap, next;  /* keys composed; the next one build_keys takes */
 };
+
+/* Keeps the key composed in sb, met at at. */
+static void keep_key(struct key_share *ks, const struct strbuf *sb, uint32_t at)
+{
+	struct shared_key *k;
+
+	GROW(ks->key, ks->cap, ks->n + 1);
+	k = &ks->key[ks->n++];
+	k->s = arena_strndup(&ks->text, sb->buf, sb->len);
+	k->len = (uint32_t)sb->len;
+	k->at = at;
+	k->hash = strtab_hash(sb->buf, sb->len);
+}
 
 static void *compose_keys(void *arg)
 {
@@ -983,15 +999,9 @@ static void *compose_keys(void *arg)
 		if (keyless(b, i))
 			continue;
 		for (j = ntriples(loc) - 1; j >= 0; j--) {
-			struct shared_key *k;
-
 			sb_reset(&sb);
 			add_address_key(&sb, b, loc, j, j > 0);
-			GROW(ks->key, ks->cap, ks->n + 1);
-			k = &ks->key[ks->n++];
-			k->s = arena_strndup(&ks->text, sb.buf, sb.len);
-			k->len = (uint32_t)sb.len;
-			k->hash = strtab_hash(sb.buf, sb.len);
+			keep_key(ks, &sb, 0);
 		}
 	}
 	sb_release(&sb);
@@ -1019,26 +1029,13 @@ size_t report_key_share_min = 65536;
 /*
  * By line without Go's filters: the keys of the (function, line) pairs,
  * plain and inlined, that each half of the locations meets first, with
- * where it meets them, composed on a thread of their own; build_keys
- * interns those it meets first in the same places.  Pairs named "??" at
- * "??:0" are left to it (their entries are by address).
+ * where; build_keys interns those it meets first in the same places
+ * (line_entry).  Pairs named "??" at "??:0" are left to it (their entries
+ * are by address).
  */
-struct line_share {
-	const struct builder *b;
-	size_t from, to;
-	struct arena text;
-	struct line_key {
-		uint32_t loc, j;
-		const char *s;
-		uint32_t len;
-		uint64_t hash;
-	} *key;
-	size_t n, cap, next;
-};
-
 static void *compose_line_keys(void *arg)
 {
-	struct line_share *ls = arg;
+	struct key_share *ls = arg;
 	const struct builder *b = ls->b;
 	const struct fltable *t = b->fl;
 	struct location *const *loc = b->p->location;
@@ -1057,7 +1054,6 @@ static void *compose_line_keys(void *arg)
 			uint32_t number = t->id[t->first[i] + (uint32_t)j];
 			uint8_t bit = j > 0 ? 2 : 1;
 			const char *func = fi->over ? fi->over : fi->shrt;
-			struct line_key *k;
 			size_t fl;
 
 			if (fi->unknown || (met[number] & bit))
@@ -1073,13 +1069,7 @@ static void *compose_line_keys(void *arg)
 			add_fileline(&sb, b, loc[i], j);
 			if (!j && !strcmp(func, "??") && !strcmp(sb.buf + fl, "??:0"))
 				continue;
-			GROW(ls->key, ls->cap, ls->n + 1);
-			k = &ls->key[ls->n++];
-			k->loc = (uint32_t)i;
-			k->j = (uint32_t)j;
-			k->s = arena_strndup(&ls->text, sb.buf, sb.len);
-			k->len = (uint32_t)sb.len;
-			k->hash = strtab_hash(sb.buf, sb.len);
+			keep_key(ls, &sb, t->first[i] + (uint32_t)j);
 		}
 	}
 	sb_release(&sb);
@@ -1088,30 +1078,34 @@ static void *compose_line_keys(void *arg)
 }
 
 /* triple_entry by line, for triple j of location i, with its half's keys. */
-static uint32_t line_entry(struct builder *b, struct line_share *ls, size_t i, int j)
+static uint32_t line_entry(struct builder *b, struct key_share *ks, size_t i, int j)
 {
-	enum { AHEAD = 12 };  /* keys between a hint and the table's miss */
 	const struct location *loc = b->p->location[i];
-	const struct line_key *k = NULL;
-	struct flkey *fk;
-	const char *key;
-	uint32_t id, e;
+	uint32_t at = b->fl->first[i] + (uint32_t)j, *k;
 
-	/* Where the half met a pair first, it has its key; build_keys may have met it before. */
-	if (ls->next < ls->n && ls->key[ls->next].loc == i && ls->key[ls->next].j == (uint32_t)j) {
-		k = &ls->key[ls->next++];
-		if (ls->next + AHEAD < ls->n)
-			strtab_prefetch(b->r->index->keys, ls->key[ls->next + AHEAD].hash);
-	}
-	if (!k)
+	/* A place names a triple of a location with lines only (others share it). */
+	if (!loc->nline || ks->next == ks->n || ks->key[ks->next].at != at)
 		return triple_entry(b, loc, j, j > 0);
-	fk = &b->flk[fl_number(b, loc, j)];
-	if (fk->key[j > 0])
-		return fk->key[j > 0] - 1;
-	key = strtab_intern_stored(b->r->index->keys, k->s, k->len, k->hash, &id);
-	e = entry_of_key(b, key, id, NULL, NULL);
-	fk->key[j > 0] = e + 1;
-	return e;
+	/* Where the half met a pair first it has its key; build_keys may have met it before. */
+	k = &b->flk[b->fl->id[at]].key[j > 0];
+	if (*k) {
+		ks->next++;
+		return *k - 1;
+	}
+	*k = shared_entry(b, ks) + 1;
+	return *k - 1;
+}
+
+/* Each half's keys composed on a thread, compose's way; build_keys interns them in order. */
+static void compose_halves(struct builder *b, struct key_share share[2], void *(*compose)(void *))
+{
+	share[0].from = 0;
+	share[0].to = share[1].from = b->p->nlocation / 2;
+	run_both(compose, &share[0], &share[1]);
+	strtab_reserve(b->r->index->keys, share[0].n + share[1].n);
+	/* The keys are the report's strings now. */
+	arena_adopt(&b->r->arena, &share[0].text);
+	arena_adopt(&b->r->arena, &share[1].text);
 }
 
 /*
@@ -1164,7 +1158,7 @@ static void build_keys(struct builder *b)
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 	};
-	struct line_share lines[2] = {
+	struct key_share lines[2] = {
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 	};
@@ -1187,26 +1181,11 @@ static void build_keys(struct builder *b)
 		b->keyed_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->keyed_bits));
 		b->range_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->range_bits));
 	}
-	/* Each half's keys composed on a thread, then interned here in order. */
-	if (g == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min) {
-		share[0].from = 0;
-		share[0].to = share[1].from = p->nlocation / 2;
-		run_both(compose_keys, &share[0], &share[1]);
-		strtab_reserve(b->r->index->keys, share[0].n + share[1].n);
-		/* The keys are the report's strings now. */
-		arena_adopt(&b->r->arena, &share[0].text);
-		arena_adopt(&b->r->arena, &share[1].text);
-	}
-	if (g == GRAN_LINES && numbered && p->nlocation >= report_key_share_min) {
-		/* The threads read the numbers. */
-		fl_table(b);
-		lines[0].from = 0;
-		lines[0].to = lines[1].from = p->nlocation / 2;
-		run_both(compose_line_keys, &lines[0], &lines[1]);
-		strtab_reserve(b->r->index->keys, lines[0].n + lines[1].n);
-		arena_adopt(&b->r->arena, &lines[0].text);
-		arena_adopt(&b->r->arena, &lines[1].text);
-	}
+	if (g == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min)
+		compose_halves(b, share, compose_keys);
+	/* The threads read the numbers (fl_table): made first. */
+	if (g == GRAN_LINES && numbered && p->nlocation >= report_key_share_min && fl_table(b))
+		compose_halves(b, lines, compose_line_keys);
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
 		size_t at = b->nkeys;
@@ -1240,7 +1219,7 @@ static void build_keys(struct builder *b)
 			continue;
 		}
 		if (i >= lines[0].from) {
-			struct line_share *ls = &lines[i >= lines[1].from];
+			struct key_share *ls = &lines[i >= lines[1].from];
 
 			for (j = ntriples(loc) - 1; j >= 0; j--)
 				b->keys[b->nkeys++] = line_entry(b, ls, i, j);
