@@ -64,7 +64,11 @@ struct fltable {
 	uint32_t *first;           /* per location, nlocation + 1 */
 	uint32_t *id;              /* per triple of the locations with lines */
 	size_t n;                  /* numbers */
+	struct line *pair;         /* per number, its function and line (where met) */
+	uint8_t *met;              /* per number, how: FL_MET_PLAIN, FL_MET_INLINED; 0: never */
 };
+
+enum { FL_MET_PLAIN = 1, FL_MET_INLINED = 2 };
 
 /* Per number, the entry + 1 at the granularity, plain and "(inline)"; 0 = not yet. */
 struct flkey {
@@ -369,17 +373,9 @@ static const char *triple_short(struct builder *b, const struct location *loc, i
 	return b->li[loc->id - 1].has_syms ? b->qq : addr_string(b, loc->address);
 }
 
-/* The file:line of a triple, added to sb. */
-static void add_fileline(struct strbuf *sb, const struct builder *b, const struct location *loc,
-			 int j)
+/* The file:line of a line, added to sb. */
+static void add_line_fileline(struct strbuf *sb, const struct line *ln)
 {
-	const struct line *ln;
-
-	if (!loc->nline) {
-		sb_adds(sb, b->li[loc->id - 1].has_syms ? "??:0" : "");
-		return;
-	}
-	ln = triple_line(loc, j);
 	/* Symbolized profiles name no files: pprof's file:line is then "?". */
 	if (!strcmp(ln->function->filename, "?") && !ln->line) {
 		sb_addc(sb, '?');
@@ -390,6 +386,16 @@ static void add_fileline(struct strbuf *sb, const struct builder *b, const struc
 	sb_add_int(sb, ln->line);
 }
 
+/* The file:line of a triple, added to sb. */
+static void add_fileline(struct strbuf *sb, const struct builder *b, const struct location *loc,
+			 int j)
+{
+	if (loc->nline)
+		add_line_fileline(sb, triple_line(loc, j));
+	else
+		sb_adds(sb, b->li[loc->id - 1].has_syms ? "??:0" : "");
+}
+
 /* The file:line of a triple, formatted into b->tmp. */
 static const char *triple_fileline(struct builder *b, const struct location *loc, int j)
 {
@@ -398,87 +404,130 @@ static const char *triple_fileline(struct builder *b, const struct location *loc
 	return b->tmp.buf;
 }
 
-static uint64_t fl_hash(const struct line *ln)
-{
-	return hash_u64((uintptr_t)ln->function ^ hash_u64((uint64_t)ln->line));
-}
-
 static void fltable_free(struct fltable *t)
 {
 	if (!t)
 		return;
 	free(t->first);
 	free(t->id);
+	free(t->pair);
+	free(t->met);
 	free(t);
 }
 
 /*
- * The (function, line) numbers of locations [from, to) of one thread's
- * share, in the order they first appear there: per triple, in id; per
- * location, where its triples start in id, in first.
+ * One thread's share of fl_table: locations [from, to), their triples'
+ * functions and lines in the order met (tag: FL_INLINED for inner
+ * levels), and per function (by id) the range of its lines met.
  */
-struct fl_share {
+#define FL_INLINED 0x80000000u
+
+struct fl_half {
 	const struct profile *p;
 	size_t from, to;
-	uint32_t *first;            /* the table's (its share's part) */
-	uint32_t *id;
-	size_t nid, cap_id;
-	struct line *line;          /* per number, a copy of its line (probes stay off locations) */
+	uint32_t *first;            /* the table's: here, places in this half's triples */
+	uint32_t *tag;              /* per triple: function id, | FL_INLINED */
+	int64_t *line;
 	size_t n, cap;
-	struct htab index;
+	struct fl_span {
+		int64_t lo, hi;
+		uint64_t count;     /* triples met; 0: none */
+	} *span;                    /* per function id */
 };
 
-/* fs's number of ln: found, or the next one. */
-static uint32_t fl_share_number(struct fl_share *fs, const struct line *ln)
+/* A location, its lines and their function: three dependent misses, hinted a stage apart. */
+static void *collect_lines(void *arg)
 {
-	uint64_t h = fl_hash(ln);
-	size_t k;
+	struct fl_half *h = arg;
+	struct location *const *loc = h->p->location;
+	size_t i, to = h->to, cap = 0;
 
-	HTAB_FIND(&fs->index, h, k,
-		  fs->line[fs->index.slot[k].idx - 1].function == ln->function &&
-		  fs->line[fs->index.slot[k].idx - 1].line == ln->line);
-	if (fs->index.slot[k].idx)
-		return fs->index.slot[k].idx - 1;
-	GROW(fs->line, fs->cap, fs->n + 1);
-	fs->line[fs->n] = *ln;
-	htab_insert(&fs->index, k, h, (uint32_t)++fs->n);
-	return (uint32_t)(fs->n - 1);
-}
-
-static void *number_range(void *arg)
-{
-	struct fl_share *fs = arg;
-	struct location *const *loc = fs->p->location;
-	size_t i;
-
-	/* Sized as it goes: counting first would walk the locations twice. */
-	GROW(fs->id, fs->cap_id, 1);
-	htab_init(&fs->index, 1024);
-	for (i = fs->from; i < fs->to; i++) {
+	/* A line a location, mostly: sized for that at once. */
+	GROW(h->tag, cap, to - h->from + 1);
+	GROW(h->line, h->cap, to - h->from + 1);
+	for (i = h->from; i < to; i++) {
 		uint32_t j;
 
-		hint_location(loc, i, fs->to);
-		fs->first[i] = (uint32_t)fs->nid;
-		GROW(fs->id, fs->cap_id, fs->nid + loc[i]->nline + 1);
-		for (j = 0; j < loc[i]->nline; j++)
-			fs->id[fs->nid++] = fl_share_number(fs, triple_line(loc[i], (int)j));
+		if (i + 24 < to)
+			__builtin_prefetch(loc[i + 24]);
+		if (i + 16 < to && loc[i + 16]->nline)
+			__builtin_prefetch(triple_line(loc[i + 16], 0));
+		if (i + 8 < to && loc[i + 8]->nline)
+			__builtin_prefetch(triple_line(loc[i + 8], 0)->function);
+		h->first[i] = (uint32_t)h->n;
+		if (h->n + loc[i]->nline > h->cap) {
+			cap = h->cap;
+			GROW(h->tag, cap, h->n + loc[i]->nline);
+			GROW(h->line, h->cap, h->n + loc[i]->nline);
+		}
+		for (j = 0; j < loc[i]->nline; j++) {
+			const struct line *ln = triple_line(loc[i], (int)j);
+			struct fl_span *s = &h->span[ln->function->id];
+
+			h->tag[h->n] = (uint32_t)ln->function->id | (j ? FL_INLINED : 0);
+			h->line[h->n++] = ln->line;
+			if (!s->count++) {
+				s->lo = s->hi = ln->line;
+			} else if (ln->line < s->lo) {
+				s->lo = ln->line;
+			} else if (ln->line > s->hi) {
+				s->hi = ln->line;
+			}
+		}
 	}
 	return NULL;
 }
 
+/* The next number, of the pair (f, line). */
+static uint32_t new_number(struct fltable *t, size_t *cap, struct function *f, int64_t line)
+{
+	if (t->n + 1 >= FL_INLINED)
+		out_of_memory(t->n * sizeof(*t->pair));
+	if (t->n + 1 > *cap) {
+		size_t c = *cap;
+
+		GROW(t->met, c, t->n + 1);
+		memset(t->met + *cap, 0, c - *cap);
+		GROW(t->pair, *cap, t->n + 1);
+	}
+	t->pair[t->n].function = f;
+	t->pair[t->n].line = line;
+	return (uint32_t)t->n++;
+}
+
+/* The number of a sparse function's pair, by hash. */
+static uint32_t sparse_number(struct fltable *t, struct htab *index, size_t *cap,
+			      struct function *f, int64_t line)
+{
+	uint64_t h = hash_u64((uintptr_t)f ^ hash_u64((uint64_t)line));
+	size_t k;
+
+	HTAB_FIND(index, h, k, t->pair[index->slot[k].idx - 1].function == f &&
+				       t->pair[index->slot[k].idx - 1].line == line);
+	if (index->slot[k].idx)
+		return index->slot[k].idx - 1;
+	htab_insert(index, k, h, new_number(t, cap, f, line) + 1);
+	return (uint32_t)(t->n - 1);
+}
+
 /*
  * The profile's (function, line) numbers: the cache's, else made (and
- * given to it).  From report_key_share_min locations on, each half's are
- * made on a thread; the second's are then renumbered as one pass would
- * have them: those of the first half's pairs by those, the others after
- * them in their order.
+ * given to it), in the order the locations meet the pairs.  A function's
+ * lines are mostly a few dozen close together: its pairs have places
+ * (slots) from its base on, by the line less its lowest, and no table is
+ * looked up.  A function whose lines are farther apart (its places would
+ * be more than four a triple met, and 16) has its pairs looked up by hash.
+ * From report_key_share_min locations on, each half's lines are read on a
+ * thread.
  */
 static const struct fltable *fl_table(struct builder *b)
 {
 	const struct profile *p = b->p;
-	size_t i, n = p->nlocation;
+	size_t i, k, n = p->nlocation, nf = p->nfunction, cap, slots = 0;
 	struct fltable *t;
-	struct fl_share h[2] = { { .p = p, .from = 0, .to = n }, { .p = p, .from = n, .to = n } };
+	struct fl_half h[2] = { { .p = p, .from = 0, .to = n }, { .p = p, .from = n, .to = n } };
+	uint32_t *base, *number;
+	struct htab index;
 
 	if (b->fl)
 		return b->fl;
@@ -486,33 +535,75 @@ static const struct fltable *fl_table(struct builder *b)
 		return b->fl = b->cache->fl;
 	t = xcalloc(1, sizeof(*t));
 	t->first = h[0].first = h[1].first = xcalloc(n + 1, sizeof(*t->first));
+	h[0].span = xcalloc(nf + 1, sizeof(*h[0].span));
 	if (n >= report_key_share_min) {
 		h[0].to = h[1].from = n / 2;
-		run_both(number_range, &h[0], &h[1]);
+		h[1].span = xcalloc(nf + 1, sizeof(*h[1].span));
+		run_both(collect_lines, &h[0], &h[1]);
 	} else {
-		number_range(&h[0]);
+		collect_lines(&h[0]);
 	}
-	t->id = h[0].id;
-	if (h[1].from < n) {
-		uint32_t *renumber = xcalloc(h[1].n + 1, sizeof(*renumber));
+	/* The dense functions' bases, in the order of their ids. */
+	base = xcalloc(nf + 1, sizeof(*base));
+	for (i = 1; i <= nf; i++) {
+		struct fl_span *s = &h[0].span[i];
+		uint64_t range;
 
-		/* The second's pairs are distinct: the new ones are numbered in their order. */
-		for (i = 0; i < h[1].n; i++)
-			renumber[i] = fl_share_number(&h[0], &h[1].line[i]);
-		GROW(t->id, h[0].cap_id, h[0].nid + h[1].nid + 1);
-		for (i = 0; i < h[1].nid; i++)
-			t->id[h[0].nid + i] = renumber[h[1].id[i]];
-		for (i = h[1].from; i < n; i++)
-			t->first[i] += (uint32_t)h[0].nid;
-		free(renumber);
+		if (h[1].span && h[1].span[i].count) {
+			const struct fl_span *o = &h[1].span[i];
+
+			if (!s->count || o->lo < s->lo)
+				s->lo = o->lo;
+			if (!s->count || o->hi > s->hi)
+				s->hi = o->hi;
+			s->count += o->count;
+		}
+		range = (uint64_t)s->hi - (uint64_t)s->lo;
+		base[i] = UINT32_MAX;
+		if (s->count && range < 4 * s->count + 16 && slots + range + 1 < FL_INLINED / 2) {
+			base[i] = (uint32_t)slots;
+			slots += range + 1;
+		}
 	}
-	t->n = h[0].n;
-	t->first[n] = (uint32_t)(h[0].nid + h[1].nid);
+	/* Per slot, its number + 1. */
+	number = xcalloc(slots + 1, sizeof(*number));
+	cap = 0;
+	htab_init(&index, 16);
 	for (i = 0; i < 2; i++) {
-		htab_release(&h[i].index);
+		for (k = 0; k < h[i].n; k++) {
+			uint32_t f = h[i].tag[k] & ~FL_INLINED, id;
+			int64_t line = h[i].line[k];
+
+			if (base[f] != UINT32_MAX) {
+				uint32_t *slot = &number[base[f] + (uint64_t)line - (uint64_t)h[0].span[f].lo];
+
+				if (!*slot)
+					*slot = new_number(t, &cap, p->function[f - 1], line) + 1;
+				id = *slot - 1;
+			} else {
+				id = sparse_number(t, &index, &cap, p->function[f - 1], line);
+			}
+			t->met[id] |= h[i].tag[k] & FL_INLINED ? FL_MET_INLINED : FL_MET_PLAIN;
+			/* Numbered in place; the second half's follow the first's. */
+			h[i].tag[k] = id;
+		}
+	}
+	for (i = h[1].from; i < n; i++)
+		t->first[i] += (uint32_t)h[0].n;
+	t->first[n] = (uint32_t)(h[0].n + h[1].n);
+	t->id = h[0].tag;
+	if (h[1].n) {
+		GROW(t->id, h[0].cap, h[0].n + h[1].n);
+		memcpy(t->id + h[0].n, h[1].tag, h[1].n * sizeof(*t->id));
+	}
+	htab_release(&index);
+	free(number);
+	free(base);
+	for (i = 0; i < 2; i++) {
+		free(h[i].span);
 		free(h[i].line);
 	}
-	free(h[1].id);
+	free(h[1].tag);
 	b->fl = t;
 	if (b->cache)
 		b->cache->fl = t;
@@ -951,28 +1042,30 @@ static int keyless(const struct builder *b, size_t i)
 }
 
 /*
- * Keys composed on two threads, each half of the locations on one, into
- * an arena of their own (the report's when they are done), with their
- * lengths and hashes; build_keys interns them in place, in order.
- * --addresses without Go's filters composes every level of every
- * location (compose_keys), by line only some (compose_line_keys): those
- * say where, by the triple's place in the (function, line) numbers.
+ * Keys composed on two threads into an arena of their own (the report's
+ * when they are done), with their lengths and hashes; build_keys interns
+ * them.  --addresses without Go's filters composes every level of every
+ * location, half the locations on a thread, and build_keys takes the keys
+ * in order (compose_keys, shared_entry).  By line, half the (function,
+ * line) numbers are on a thread, each number's keys as the locations meet
+ * it (plain, inlined), and build_keys takes a number's where it meets it
+ * first (compose_line_keys, line_entry).
  */
 struct key_share {
 	const struct builder *b;
-	size_t from, to;
+	size_t from, to;      /* locations, or by line numbers */
 	struct arena text;
 	struct shared_key {
 		const char *s;
 		uint32_t len;
-		uint32_t at;  /* by line: fltable.first[location] + triple */
 		uint64_t hash;
 	} *key;
 	size_t n, cap, next;  /* keys composed; the next one build_keys takes */
+	uint32_t (*at)[2];    /* by line, both halves': per number, plain and inlined, key + 1 */
 };
 
-/* Keeps the key composed in sb, met at at. */
-static void keep_key(struct key_share *ks, const struct strbuf *sb, uint32_t at)
+/* Keeps the key composed in sb. */
+static void keep_key(struct key_share *ks, const struct strbuf *sb)
 {
 	struct shared_key *k;
 
@@ -980,7 +1073,6 @@ static void keep_key(struct key_share *ks, const struct strbuf *sb, uint32_t at)
 	k = &ks->key[ks->n++];
 	k->s = arena_strndup(&ks->text, sb->buf, sb->len);
 	k->len = (uint32_t)sb->len;
-	k->at = at;
 	k->hash = strtab_hash(sb->buf, sb->len);
 }
 
@@ -1001,11 +1093,20 @@ static void *compose_keys(void *arg)
 		for (j = ntriples(loc) - 1; j >= 0; j--) {
 			sb_reset(&sb);
 			add_address_key(&sb, b, loc, j, j > 0);
-			keep_key(ks, &sb, 0);
+			keep_key(ks, &sb);
 		}
 	}
 	sb_release(&sb);
 	return NULL;
+}
+
+/* The entry of a key composed on a thread. */
+static uint32_t composed_entry(struct builder *b, const struct shared_key *k)
+{
+	uint32_t id;
+	const char *key = strtab_intern_stored(b->r->index->keys, k->s, k->len, k->hash, &id);
+
+	return entry_of_key(b, key, id, NULL, NULL);
 }
 
 /* The entry of the next key composed in ks. */
@@ -1013,94 +1114,96 @@ static uint32_t shared_entry(struct builder *b, struct key_share *ks)
 {
 	/* Far enough ahead for the table's miss to arrive. */
 	enum { AHEAD = 12 };
-	struct strtab *keys = b->r->index->keys;
-	const struct shared_key *k = &ks->key[ks->next++];
-	const char *key;
-	uint32_t id;
 
-	if (ks->next + AHEAD < ks->n)
-		strtab_prefetch(keys, ks->key[ks->next + AHEAD].hash);
-	key = strtab_intern_stored(keys, k->s, k->len, k->hash, &id);
-	return entry_of_key(b, key, id, NULL, NULL);
+	if (ks->next + 1 + AHEAD < ks->n)
+		strtab_prefetch(b->r->index->keys, ks->key[ks->next + 1 + AHEAD].hash);
+	return composed_entry(b, &ks->key[ks->next++]);
 }
 
 size_t report_key_share_min = 65536;
 
 /*
- * By line without Go's filters: the keys of the (function, line) pairs,
- * plain and inlined, that each half of the locations meets first, with
- * where; build_keys interns those it meets first in the same places
- * (line_entry).  Pairs named "??" at "??:0" are left to it (their entries
- * are by address).
+ * By line without Go's filters: the keys of numbers [from, to), as
+ * compose_entry would make them, plain and inlined as the locations meet
+ * them.  Pairs named "??" at "??:0" and unknown functions are left to
+ * triple_entry (their entries are by address).
  */
 static void *compose_line_keys(void *arg)
 {
 	struct key_share *ls = arg;
 	const struct builder *b = ls->b;
 	const struct fltable *t = b->fl;
-	struct location *const *loc = b->p->location;
-	uint8_t *met = xcalloc(t->n + 1, 1);  /* per number: 1 plain, 2 inlined */
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
+	size_t k;
 
-	for (i = ls->from; i < ls->to; i++) {
-		int j;
+	for (k = ls->from; k < ls->to; k++) {
+		const struct line *ln = &t->pair[k];
+		const struct fninfo *fi;
+		const char *func;
+		int inl;
 
-		hint_location(loc, i, ls->to);
-		if (!loc[i]->nline || keyless(b, i))
+		if (k + 8 < ls->to && t->met[k + 8])
+			__builtin_prefetch(t->pair[k + 8].function);
+		if (!t->met[k])
 			continue;
-		for (j = ntriples(loc[i]) - 1; j >= 0; j--) {
-			const struct fninfo *fi = triple_fi(b, loc[i], j);
-			uint32_t number = t->id[t->first[i] + (uint32_t)j];
-			uint8_t bit = j > 0 ? 2 : 1;
-			const char *func = fi->over ? fi->over : fi->shrt;
+		fi = &b->fi[ln->function->id - 1];
+		if (fi->unknown)
+			continue;
+		func = fi->over ? fi->over : fi->shrt;
+		for (inl = 0; inl < 2; inl++) {
 			size_t fl;
 
-			if (fi->unknown || (met[number] & bit))
+			if (!(t->met[k] & (inl ? FL_MET_INLINED : FL_MET_PLAIN)))
 				continue;
-			met[number] |= bit;
-			/* compose_entry's key by line. */
 			sb_reset(&sb);
 			sb_adds(&sb, func);
-			if (j > 0)
+			if (inl)
 				sb_adds(&sb, " (inline)");
 			sb_addc(&sb, ' ');
 			fl = sb.len;
-			add_fileline(&sb, b, loc[i], j);
-			if (!j && !strcmp(func, "??") && !strcmp(sb.buf + fl, "??:0"))
+			add_line_fileline(&sb, ln);
+			if (!inl && !strcmp(func, "??") && !strcmp(sb.buf + fl, "??:0"))
 				continue;
-			keep_key(ls, &sb, t->first[i] + (uint32_t)j);
+			keep_key(ls, &sb);
+			ls->at[k][inl] = (uint32_t)ls->n;
 		}
 	}
 	sb_release(&sb);
-	free(met);
 	return NULL;
 }
 
-/* triple_entry by line, for triple j of location i, with its half's keys. */
-static uint32_t line_entry(struct builder *b, struct key_share *ks, size_t i, int j)
+/* triple_entry by line, for triple j of location i, with the numbers' keys composed. */
+static uint32_t line_entry(struct builder *b, struct key_share share[2], size_t i, int j)
 {
 	const struct location *loc = b->p->location[i];
-	uint32_t at = b->fl->first[i] + (uint32_t)j, *k;
+	enum { AHEAD = 12 };
+	struct key_share *ks;
+	uint32_t id, at, *k;
+	int inl = j > 0;
 
-	/* A place names a triple of a location with lines only (others share it). */
-	if (!loc->nline || ks->next == ks->n || ks->key[ks->next].at != at)
-		return triple_entry(b, loc, j, j > 0);
-	/* Where the half met a pair first it has its key; build_keys may have met it before. */
-	k = &b->flk[b->fl->id[at]].key[j > 0];
-	if (*k) {
-		ks->next++;
+	if (!loc->nline)
+		return triple_entry(b, loc, j, inl);
+	id = b->fl->id[b->fl->first[i] + (uint32_t)j];
+	k = &b->flk[id].key[inl];
+	if (*k)
 		return *k - 1;
-	}
-	*k = shared_entry(b, ks) + 1;
+	if (!(at = share[0].at[id][inl]))
+		return triple_entry(b, loc, j, inl);
+	ks = &share[id >= share[1].from];
+	/* Numbered as met: the keys are taken about in order, these next. */
+	if (at + AHEAD < ks->n)
+		strtab_prefetch(b->r->index->keys, ks->key[at + AHEAD].hash);
+	*k = composed_entry(b, &ks->key[at - 1]) + 1;
 	return *k - 1;
 }
 
-/* Each half's keys composed on a thread, compose's way; build_keys interns them in order. */
-static void compose_halves(struct builder *b, struct key_share share[2], void *(*compose)(void *))
+/* The keys of each half of [0, n) composed on a thread, compose's way. */
+static void compose_halves(struct builder *b, struct key_share share[2], void *(*compose)(void *),
+			   size_t n)
 {
 	share[0].from = 0;
-	share[0].to = share[1].from = b->p->nlocation / 2;
+	share[0].to = share[1].from = n / 2;
+	share[1].to = n;
 	run_both(compose, &share[0], &share[1]);
 	strtab_reserve(b->r->index->keys, share[0].n + share[1].n);
 	/* The keys are the report's strings now. */
@@ -1182,10 +1285,12 @@ static void build_keys(struct builder *b)
 		b->range_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->range_bits));
 	}
 	if (g == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min)
-		compose_halves(b, share, compose_keys);
+		compose_halves(b, share, compose_keys, p->nlocation);
 	/* The threads read the numbers (fl_table): made first. */
-	if (g == GRAN_LINES && numbered && p->nlocation >= report_key_share_min && fl_table(b))
-		compose_halves(b, lines, compose_line_keys);
+	if (g == GRAN_LINES && numbered && p->nlocation >= report_key_share_min && fl_table(b)) {
+		lines[0].at = lines[1].at = xcalloc(b->fl->n + 1, sizeof(*lines[0].at));
+		compose_halves(b, lines, compose_line_keys, b->fl->n);
+	}
 	for (i = 0; i < p->nlocation; i++) {
 		const struct location *loc = p->location[i];
 		size_t at = b->nkeys;
@@ -1218,11 +1323,9 @@ static void build_keys(struct builder *b)
 			close_list(b, i, at);
 			continue;
 		}
-		if (i >= lines[0].from) {
-			struct key_share *ls = &lines[i >= lines[1].from];
-
+		if (lines[0].at) {
 			for (j = ntriples(loc) - 1; j >= 0; j--)
-				b->keys[b->nkeys++] = line_entry(b, ls, i, j);
+				b->keys[b->nkeys++] = line_entry(b, lines, i, j);
 			close_list(b, i, at);
 			continue;
 		}
@@ -1242,6 +1345,7 @@ static void build_keys(struct builder *b)
 	free(share[1].key);
 	free(lines[0].key);
 	free(lines[1].key);
+	free(lines[0].at);
 }
 
 /* Whether entries made with o are those of ks. */

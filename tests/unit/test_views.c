@@ -861,6 +861,99 @@ TEST(address_keys_on_two_threads)
 	profile_free(p);
 }
 
+
+/* A location at addr: function name at each line of lines, innermost first. */
+static void location_at_lines(struct profile *p, uint64_t addr, const char *const *name,
+			      const int64_t *lines, size_t n)
+{
+	struct line ln[4];
+	size_t i;
+
+	for (i = 0; i < n && i < 4; i++) {
+		ln[i].function = profile_function(p, name[i], name[i], "t.c", 1, NO_SYMBOL_ADDRESS);
+		ln[i].line = lines[i];
+	}
+	profile_set_lines(p, profile_location(p, addr), ln, i);
+}
+
+/*
+ * By line, each (function, line) pair is numbered once: a function's
+ * lines close together by their span, those far apart (to the ends of
+ * int64) by hash, plain and inlined apart; on one thread or two, with the
+ * cache or without, every pair has its own entry.
+ */
+TEST(lines_numbered_by_span_and_by_hash)
+{
+	static const int64_t far[] = { 1, 1000000, -7, INT64_MAX, INT64_MIN, 1000000 };
+	static const struct {
+		const char *key;
+		int64_t cum;
+	} want[] = {
+		{ "d t.c:100", 2 }, { "d t.c:101", 1 }, { "d t.c:138", 1 }, { "d t.c:139", 2 },
+		{ "inl (inline) t.c:5", 1 }, { "inl t.c:5", 1 }, { "s t.c:1", 1 },
+		{ "s t.c:1000000", 2 }, { "s t.c:-7", 1 }, { "s t.c:9223372036854775807", 1 },
+		{ "s t.c:-9223372036854775808", 1 }, { "s (inline) t.c:1000000", 1 },
+		{ "main t.c:10", 49 },
+	};
+	struct profile *p = new_profile("samples", "count", NULL);
+	struct report_options o = { 0 };
+	size_t saved = report_key_share_min, i, k, pass;
+	const char *ds[] = { "d" }, *s[] = { "s" }, *inl_d[] = { "inl", "d" }, *s_d[] = { "s", "d" };
+	uint64_t st[2] = { 0, MAIN };
+
+	named_location(p, MAIN, "main", 10, NULL);
+	for (k = 0; k < 40; k++) {
+		int64_t line = 100 + (int64_t)k;
+
+		location_at_lines(p, st[0] = 0x1000 + k * 4, ds, &line, 1);
+		add_stack(p, st, 2, 1);
+	}
+	location_at_lines(p, st[0] = 0x2000, inl_d, (const int64_t[]){ 5, 100 }, 2);
+	add_stack(p, st, 2, 1);
+	named_location(p, st[0] = 0x2004, "inl", 5, NULL);
+	add_stack(p, st, 2, 1);
+	for (k = 0; k < 6; k++) {
+		location_at_lines(p, st[0] = 0x3000 + k * 4, s, &far[k], 1);
+		add_stack(p, st, 2, 1);
+	}
+	location_at_lines(p, st[0] = 0x4000, s_d, (const int64_t[]){ 1000000, 139 }, 2);
+	add_stack(p, st, 2, 1);
+	o.granularity = GRAN_LINES;
+	o.quiet = 1;
+	for (pass = 0; pass < 4; pass++) {
+		struct report_cache *c = pass / 2 ? report_cache_new(p) : NULL;
+		struct report r;
+		struct err e;
+
+		report_key_share_min = pass % 2 ? 1 : SIZE_MAX;
+		o.cache = c;
+		for (k = 0; k < (c ? 2u : 1u); k++) {
+			if (!CHECK(report_build(p, &o, &r, &e) == 0))
+				break;
+			CHECK_EQ_INT(r.nentry, 49);
+			for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+				const struct entry *en = find(&r, want[i].key);
+
+				if (!CHECK(en != NULL))
+					fprintf(stderr, "  no entry %s\n", want[i].key);
+				else
+					CHECK_EQ_INT(en->cum, want[i].cum);
+			}
+			report_release(&r);
+		}
+		/* Focus on a file:line matches it once for every location with it. */
+		o.focus = "^t.c:1000000$";
+		if (CHECK(report_build(p, &o, &r, &e) == 0)) {
+			CHECK_EQ_INT(find(&r, "main t.c:10")->cum, 3);
+			report_release(&r);
+		}
+		o.focus = NULL;
+		o.cache = NULL;
+		report_cache_free(c);
+	}
+	report_key_share_min = saved;
+	profile_free(p);
+}
 /*
  * What every report reads of each location (outermost functions, whether
  * tried, frames removed) and the totals, each half's on a thread, make
@@ -1162,6 +1255,7 @@ int main(void)
 	RUN(sorted_in_two_halves);
 	RUN(address_keys_on_two_threads);
 	RUN(locations_and_totals_on_two_threads);
+	RUN(lines_numbered_by_span_and_by_hash);
 	RUN(sums_on_two_threads);
 	RUN(plain_focus_on_files_and_addresses);
 	RUN(unnamed_functions_by_address);
