@@ -197,6 +197,14 @@ struct builder {
 	int si;                 /* the sample value reduced */
 	int mean;               /* ... divided by the first (--mean_delay) */
 	struct fltable *fl;     /* the locations' (function, line) numbers (fl_table) */
+	/*
+	 * Keys composed on threads (compose_halves), the report's or, when
+	 * its entries are cached, the keyset's; per entry, whether its key is
+	 * one of them (then the keyset takes it without a copy).
+	 */
+	struct arena texts;
+	uint8_t *composed;
+	size_t cap_composed;
 	struct flkey *flk;      /* per number, its entries (build_keys) */
 	uint8_t *flm[2];        /* per number: --focus, --ignore match? 0 unknown, 1 no, 2 yes */
 	uint32_t *skip;         /* per sample: its stack's k (struct wstack) */
@@ -1103,10 +1111,21 @@ static void *compose_keys(void *arg)
 /* The entry of a key composed on a thread. */
 static uint32_t composed_entry(struct builder *b, const struct shared_key *k)
 {
-	uint32_t id;
+	uint32_t id, e;
 	const char *key = strtab_intern_stored(b->r->index->keys, k->s, k->len, k->hash, &id);
 
-	return entry_of_key(b, key, id, NULL, NULL);
+	e = entry_of_key(b, key, id, NULL, NULL);
+	/* Its own string, not one interned before. */
+	if (key == k->s) {
+		if (e >= b->cap_composed) {
+			size_t cap = b->cap_composed;
+
+			GROW(b->composed, b->cap_composed, (size_t)e + 1);
+			memset(b->composed + cap, 0, b->cap_composed - cap);
+		}
+		b->composed[e] = 1;
+	}
+	return e;
 }
 
 /* The entry of the next key composed in ks. */
@@ -1206,9 +1225,9 @@ static void compose_halves(struct builder *b, struct key_share share[2], void *(
 	share[1].to = n;
 	run_both(compose, &share[0], &share[1]);
 	strtab_reserve(b->r->index->keys, share[0].n + share[1].n);
-	/* The keys are the report's strings now. */
-	arena_adopt(&b->r->arena, &share[0].text);
-	arena_adopt(&b->r->arena, &share[1].text);
+	/* The keys are the report's strings now, or the keyset's (keys_to_cache). */
+	arena_adopt(&b->texts, &share[0].text);
+	arena_adopt(&b->texts, &share[1].text);
 }
 
 /*
@@ -1401,8 +1420,12 @@ static void keys_to_cache(struct builder *b)
 	arena_init(&ks->stacks_arena);
 	ks->nentry = r->nentry;
 	ks->entry = xcalloc(r->nentry + 1, sizeof(*ks->entry));
+	/* The composed keys are the keyset's, and the report's while it lasts (the cache outlives it). */
+	arena_adopt(&ks->strings, &b->texts);
 	for (i = 0; i < r->nentry; i++) {
-		ks->entry[i].key = arena_strdup(&ks->strings, r->entry[i].key);
+		int own = i < b->cap_composed && b->composed[i];
+
+		ks->entry[i].key = own ? r->entry[i].key : arena_strdup(&ks->strings, r->entry[i].key);
 		if (r->entry[i].display)
 			ks->entry[i].display = arena_strdup(&ks->strings, r->entry[i].display);
 		ks->entry[i].address = r->entry[i].address;
@@ -2878,6 +2901,8 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		r->total = r->local_total = r->go_total;
 	ret = 0;
 out:
+	arena_adopt(&r->arena, &b.texts);
+	free(b.composed);
 	free(b.skip);
 	free(b.entry_of);
 	if (!b.cache)
