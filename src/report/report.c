@@ -1464,6 +1464,15 @@ static struct arena *stacks_arena(struct builder *b, int filtered, int split)
 	return &b->r->arena;
 }
 
+/* Whether the keyset has the values of b's report, unfiltered. */
+static int values_cached(const struct builder *b, int filtered)
+{
+	const struct keyset *ks = b->keyset;
+
+	return unfiltered(b, filtered) && ks->valued && ks->si == b->si && ks->mean == b->mean &&
+	       ks->no_auto_signal_frames == b->o->no_auto_signal_frames;
+}
+
 /* The values of an unfiltered report made before; 0 when there is none to take. */
 static int values_from_cache(struct builder *b, int filtered)
 {
@@ -1471,8 +1480,7 @@ static int values_from_cache(struct builder *b, int filtered)
 	struct report *r = b->r;
 	size_t i;
 
-	if (!unfiltered(b, filtered) || !ks->valued || ks->si != b->si || ks->mean != b->mean ||
-	    ks->no_auto_signal_frames != b->o->no_auto_signal_frames)
+	if (!values_cached(b, filtered))
 		return 0;
 	if (b->o->keep_stacks) {
 		if (!stacks_cached(b))
@@ -2840,6 +2848,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	struct builder b = { .p = p, .o = o, .r = r, .sb = STRBUF_INIT, .tmp = STRBUF_INIT,
 			     .fn = STRBUF_INIT, .out = out };
 	struct regex *focus = NULL, *ignore = NULL;
+	struct report_options graph_o;
 	size_t i;
 	int ret = -1, split;
 
@@ -2886,6 +2895,18 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		ret = 1;
 		goto out;
 	}
+	/*
+	 * The first report by function without filters (the prompt's, the web
+	 * page's) merges its stacks for the cache, as the graphs (tree, peek,
+	 * dot) want them: a merged reduction costs as much as theirs, and the
+	 * first report has time to spare where they have not.
+	 */
+	if (o->granularity == GRAN_FUNCTIONS && !o->keep_stacks && unfiltered(&b, focus || ignore) &&
+	    split && !b.keyset->has_stacks && !values_cached(&b, 0)) {
+		graph_o = *o;
+		graph_o.keep_stacks = graph_o.merge_stacks = 1;
+		b.o = &graph_o;
+	}
 	if (!values_from_cache(&b, focus || ignore)) {
 		struct arena *stacks = stacks_arena(&b, focus || ignore, split);
 
@@ -2894,6 +2915,12 @@ static int build(const struct profile *p, const struct report_options *o, struct
 			goto out;
 		}
 		values_to_cache(&b, focus || ignore, stacks);
+		/* The stacks merged for the graphs are the cache's alone. */
+		if (b.o == &graph_o) {
+			free(r->stack);
+			r->stack = NULL;
+			r->nstack = r->cap_stack = 0;
+		}
 	}
 	gofilter_warn_tags(b.gf, o);
 	/* Go pprof's --diff_base: percentages of the base. */

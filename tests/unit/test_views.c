@@ -335,6 +335,39 @@ TEST(report_cache)
 	profile_free(p);
 }
 
+/*
+ * The prompt's first report by function without filters merges its stacks
+ * for the cache (the graphs' tree, peek, dot): it shows none itself, and a
+ * graph's report after it equals one made without the cache.
+ */
+TEST(first_report_keeps_graph_stacks)
+{
+	struct profile *p = sample_profile();
+	struct report_cache *c = report_cache_new(p);
+	struct report_options o = { 0 };
+	struct report r;
+	struct err e;
+
+	o.quiet = 1;
+	o.cache = c;
+	if (CHECK(report_build(p, &o, &r, &e) == 0)) {
+		CHECK_EQ_INT(r.nstack, 0);
+		CHECK(find(&r, "b") && find(&r, "b")->cum == 10);
+		report_release(&r);
+	}
+	o.cache = NULL;
+	o.keep_stacks = o.merge_stacks = 1;
+	CHECK(same_with_cache(p, &o, c));
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = "^b$";
+	CHECK(same_with_cache(p, &o, c));
+	o.focus = NULL;
+	o.granularity = GRAN_LINES;
+	CHECK(same_with_cache(p, &o, c));
+	report_cache_free(c);
+	profile_free(p);
+}
+
 /* Whether r's stacks are those of p's samples with an entry named key (any if NULL), in order. */
 static int stacks_in_order(const struct profile *p, const struct report *r, const char *key)
 {
@@ -1249,6 +1282,7 @@ int main(void)
 	RUN(tag_filters);
 	RUN(diff_base_total);
 	RUN(report_cache);
+	RUN(first_report_keeps_graph_stacks);
 	RUN(kept_stacks_in_sample_order);
 	RUN(merged_stacks);
 	RUN(pcs_only);
