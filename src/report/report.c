@@ -289,6 +289,21 @@ static void hint_location(struct location *const *loc, size_t i, size_t to)
 		__builtin_prefetch(triple_line(loc[i + 8], 0));
 }
 
+/*
+ * hint_location for a pass that reads the outermost function too: the
+ * location 24 ahead, the lines of the one 16 ahead, the function of the
+ * one 8 ahead (three dependent misses).
+ */
+static void hint_function(struct location *const *loc, size_t i, size_t to)
+{
+	if (i + 24 < to)
+		__builtin_prefetch(loc[i + 24]);
+	if (i + 16 < to && loc[i + 16]->nline)
+		__builtin_prefetch(triple_line(loc[i + 16], 0));
+	if (i + 8 < to && loc[i + 8]->nline)
+		__builtin_prefetch(triple_line(loc[i + 8], 0)->function);
+}
+
 /* The fninfo of a location's triple j, which has lines: level 0 without touching them. */
 static struct fninfo *triple_fi(const struct builder *b, const struct location *loc, int j)
 {
@@ -307,10 +322,6 @@ struct loc_share {
 	int outer, syms;
 };
 
-/*
- * A location, its lines and their function are three dependent cache
- * misses: hinted one stage apart.
- */
 static void *locate_range(void *arg)
 {
 	const struct loc_share *ls = arg;
@@ -320,12 +331,10 @@ static void *locate_range(void *arg)
 
 	for (i = ls->from; i < to; i++) {
 		/* With the cache's, the locations are not read at all. */
-		if ((ls->outer || ls->syms) && i + 24 < to)
-			__builtin_prefetch(loc[i + 24]);
-		if ((ls->outer || ls->syms) && i + 16 < to && loc[i + 16]->nline)
-			__builtin_prefetch(triple_line(loc[i + 16], 0));
-		if (ls->outer && i + 8 < to && loc[i + 8]->nline)
-			__builtin_prefetch(triple_line(loc[i + 8], 0)->function);
+		if (ls->outer)
+			hint_function(loc, i, to);
+		else if (ls->syms)
+			hint_location(loc, i, to);
 		/* A location's id is its place + 1. */
 		if (ls->outer && loc[i]->nline)
 			b->outer[i] = (uint32_t)triple_line(loc[i], 0)->function->id;
@@ -436,38 +445,29 @@ struct fl_half {
 	uint32_t *first;            /* the table's: here, places in this half's triples */
 	uint32_t *tag;              /* per triple: function id, | FL_INLINED */
 	int64_t *line;
-	size_t n, cap;
+	size_t n, cap, cap_tag;
 	struct fl_span {
 		int64_t lo, hi;
 		uint64_t count;     /* triples met; 0: none */
 	} *span;                    /* per function id */
 };
 
-/* A location, its lines and their function: three dependent misses, hinted a stage apart. */
 static void *collect_lines(void *arg)
 {
 	struct fl_half *h = arg;
 	struct location *const *loc = h->p->location;
-	size_t i, to = h->to, cap = 0;
+	size_t i, to = h->to;
 
 	/* A line a location, mostly: sized for that at once. */
-	GROW(h->tag, cap, to - h->from + 1);
+	GROW(h->tag, h->cap_tag, to - h->from + 1);
 	GROW(h->line, h->cap, to - h->from + 1);
 	for (i = h->from; i < to; i++) {
 		uint32_t j;
 
-		if (i + 24 < to)
-			__builtin_prefetch(loc[i + 24]);
-		if (i + 16 < to && loc[i + 16]->nline)
-			__builtin_prefetch(triple_line(loc[i + 16], 0));
-		if (i + 8 < to && loc[i + 8]->nline)
-			__builtin_prefetch(triple_line(loc[i + 8], 0)->function);
+		hint_function(loc, i, to);
 		h->first[i] = (uint32_t)h->n;
-		if (h->n + loc[i]->nline > h->cap) {
-			cap = h->cap;
-			GROW(h->tag, cap, h->n + loc[i]->nline);
-			GROW(h->line, h->cap, h->n + loc[i]->nline);
-		}
+		GROW(h->tag, h->cap_tag, h->n + loc[i]->nline);
+		GROW(h->line, h->cap, h->n + loc[i]->nline);
 		for (j = 0; j < loc[i]->nline; j++) {
 			const struct line *ln = triple_line(loc[i], (int)j);
 			struct fl_span *s = &h->span[ln->function->id];
@@ -583,7 +583,8 @@ static const struct fltable *fl_table(struct builder *b)
 			int64_t line = h[i].line[k];
 
 			if (base[f] != UINT32_MAX) {
-				uint32_t *slot = &number[base[f] + (uint64_t)line - (uint64_t)h[0].span[f].lo];
+				uint64_t at = (uint64_t)line - (uint64_t)h[0].span[f].lo;
+				uint32_t *slot = &number[base[f] + at];
 
 				if (!*slot)
 					*slot = new_number(t, &cap, p->function[f - 1], line) + 1;
@@ -601,7 +602,7 @@ static const struct fltable *fl_table(struct builder *b)
 	t->first[n] = (uint32_t)(h[0].n + h[1].n);
 	t->id = h[0].tag;
 	if (h[1].n) {
-		GROW(t->id, h[0].cap, h[0].n + h[1].n);
+		GROW(t->id, h[0].cap_tag, h[0].n + h[1].n);
 		memcpy(t->id + h[0].n, h[1].tag, h[1].n * sizeof(*t->id));
 	}
 	htab_release(&index);
@@ -1144,8 +1145,8 @@ size_t report_key_share_min = 65536;
 /*
  * By line without Go's filters: the keys of numbers [from, to), as
  * compose_entry would make them, plain and inlined as the locations meet
- * them.  Pairs named "??" at "??:0" and unknown functions are left to
- * triple_entry (their entries are by address).
+ * them.  Unknown functions ("??") are left to triple_entry (at "??:0"
+ * their entries are by address).
  */
 static void *compose_line_keys(void *arg)
 {
@@ -1170,8 +1171,6 @@ static void *compose_line_keys(void *arg)
 			continue;
 		func = fi->over ? fi->over : fi->shrt;
 		for (inl = 0; inl < 2; inl++) {
-			size_t fl;
-
 			if (!(t->met[k] & (inl ? FL_MET_INLINED : FL_MET_PLAIN)))
 				continue;
 			sb_reset(&sb);
@@ -1179,10 +1178,7 @@ static void *compose_line_keys(void *arg)
 			if (inl)
 				sb_adds(&sb, " (inline)");
 			sb_addc(&sb, ' ');
-			fl = sb.len;
 			add_line_fileline(&sb, ln);
-			if (!inl && !strcmp(func, "??") && !strcmp(sb.buf + fl, "??:0"))
-				continue;
 			keep_key(ls, &sb);
 			ls->at[k][inl] = (uint32_t)ls->n;
 		}
@@ -1280,10 +1276,8 @@ static void build_keys(struct builder *b)
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 		{ .b = b, .from = p->nlocation, .to = p->nlocation },
 	};
-	struct key_share lines[2] = {
-		{ .b = b, .from = p->nlocation, .to = p->nlocation },
-		{ .b = b, .from = p->nlocation, .to = p->nlocation },
-	};
+	/* compose_halves sets their ranges. */
+	struct key_share lines[2] = { { .b = b }, { .b = b } };
 	size_t i;
 
 	/* keys[0]: the length of LK_NONE's list. */
@@ -1420,12 +1414,13 @@ static void keys_to_cache(struct builder *b)
 	arena_init(&ks->stacks_arena);
 	ks->nentry = r->nentry;
 	ks->entry = xcalloc(r->nentry + 1, sizeof(*ks->entry));
-	/* The composed keys are the keyset's, and the report's while it lasts (the cache outlives it). */
+	/* The composed keys are the keyset's (and the report's: the cache outlives it). */
 	arena_adopt(&ks->strings, &b->texts);
 	for (i = 0; i < r->nentry; i++) {
 		int own = i < b->cap_composed && b->composed[i];
 
-		ks->entry[i].key = own ? r->entry[i].key : arena_strdup(&ks->strings, r->entry[i].key);
+		ks->entry[i].key = own ? r->entry[i].key
+				       : arena_strdup(&ks->strings, r->entry[i].key);
 		if (r->entry[i].display)
 			ks->entry[i].display = arena_strdup(&ks->strings, r->entry[i].display);
 		ks->entry[i].address = r->entry[i].address;
@@ -2901,8 +2896,9 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	 * dot) want them: a merged reduction costs as much as theirs, and the
 	 * first report has time to spare where they have not.
 	 */
-	if (o->granularity == GRAN_FUNCTIONS && !o->keep_stacks && unfiltered(&b, focus || ignore) &&
-	    split && !b.keyset->has_stacks && !values_cached(&b, 0)) {
+	if (o->granularity == GRAN_FUNCTIONS && !o->keep_stacks &&
+	    unfiltered(&b, focus || ignore) && split && !b.keyset->has_stacks &&
+	    !values_cached(&b, 0)) {
 		graph_o = *o;
 		graph_o.keep_stacks = graph_o.merge_stacks = 1;
 		b.o = &graph_o;

@@ -198,6 +198,22 @@ TEST(diff_base_total)
 }
 
 /* Whether report_build gives the same report for o with and without cache. */
+/* Whether two reports have the same totals and entries (keys, values, kept rows), in order. */
+static int same_entries(const struct report *a, const struct report *b)
+{
+	size_t i;
+	int same = a->nentry == b->nentry && a->total == b->total &&
+		   a->local_total == b->local_total && a->focus_total == b->focus_total &&
+		   a->kept_total == b->kept_total && a->go_total == b->go_total &&
+		   a->diff == b->diff;
+
+	for (i = 0; same && i < a->nentry; i++)
+		same = !strcmp(a->entry[i].key, b->entry[i].key) &&
+		       a->entry[i].flat == b->entry[i].flat && a->entry[i].cum == b->entry[i].cum &&
+		       a->entry[i].kept == b->entry[i].kept;
+	return same;
+}
+
 static int same_with_cache(const struct profile *p, const struct report_options *o,
 			   struct report_cache *cache)
 {
@@ -216,12 +232,7 @@ static int same_with_cache(const struct profile *p, const struct report_options 
 		report_release(&a);
 		return 0;
 	}
-	same = a.nentry == b.nentry && a.total == b.total && a.local_total == b.local_total &&
-	       a.focus_total == b.focus_total && a.kept_total == b.kept_total &&
-	       a.go_total == b.go_total && a.diff == b.diff && a.nstack == b.nstack;
-	for (i = 0; same && i < a.nentry; i++)
-		same = !strcmp(a.entry[i].key, b.entry[i].key) && a.entry[i].flat == b.entry[i].flat &&
-		       a.entry[i].cum == b.entry[i].cum && a.entry[i].kept == b.entry[i].kept;
+	same = same_entries(&a, &b) && a.nstack == b.nstack;
 	/* Merged stacks have chains and no entries. */
 	for (i = 0; same && i < a.nstack; i++)
 		same = a.stack[i].n == b.stack[i].n && a.stack[i].count == b.stack[i].count &&
@@ -863,7 +874,6 @@ TEST(address_keys_on_two_threads)
 	for (pass = 0; pass < 2; pass++) {
 		struct report one, two;
 		struct err e;
-		int same;
 
 		o.focus = pass ? "leaf" : NULL;
 		report_key_share_min = SIZE_MAX;
@@ -874,18 +884,13 @@ TEST(address_keys_on_two_threads)
 			report_release(&one);
 			break;
 		}
-		same = one.nentry == two.nentry && one.nentry > 1000;
-		for (i = 0; same && i < one.nentry; i++)
-			same = !strcmp(one.entry[i].key, two.entry[i].key) &&
-			       one.entry[i].flat == two.entry[i].flat && one.entry[i].cum == two.entry[i].cum;
-		CHECK(same);
+		CHECK(one.nentry > 1000 && same_entries(&one, &two));
 		report_release(&one);
 		report_release(&two);
 	}
 	report_key_share_min = saved;
 	profile_free(p);
 }
-
 
 /* A location at addr: function name at each line of lines, innermost first. */
 static void location_at_lines(struct profile *p, uint64_t addr, const char *const *name,
@@ -923,7 +928,8 @@ TEST(lines_numbered_by_span_and_by_hash)
 	struct profile *p = new_profile("samples", "count", NULL);
 	struct report_options o = { 0 };
 	size_t saved = report_key_share_min, i, k, pass;
-	const char *ds[] = { "d" }, *s[] = { "s" }, *inl_d[] = { "inl", "d" }, *s_d[] = { "s", "d" };
+	const char *ds[] = { "d" }, *s[] = { "s" };
+	const char *inl_d[] = { "inl", "d" }, *s_d[] = { "s", "d" };
 	uint64_t st[2] = { 0, MAIN };
 
 	named_location(p, MAIN, "main", 10, NULL);
@@ -979,13 +985,14 @@ TEST(lines_numbered_by_span_and_by_hash)
 	report_key_share_min = saved;
 	profile_free(p);
 }
+
 /*
  * What every report reads of each location (outermost functions, whether
  * tried, frames removed) and the totals, each half's on a thread, make
  * the report one thread makes: by function, line (its keys composed on
- * two threads too), file and file and function (the last three number the
- * (function, line) pairs of each half on a thread), with and without the
- * prompt's cache, with a --diff_base part, and with values whose sums
+ * two threads too), file and file and function (the last three read the
+ * lines of each half's (function, line) pairs on a thread), with and
+ * without the prompt's cache, with a --diff_base part, and with values whose sums
  * saturate (added in order, on one thread, after all).
  */
 TEST(locations_and_totals_on_two_threads)
@@ -1028,7 +1035,7 @@ TEST(locations_and_totals_on_two_threads)
 		struct report_cache *c = pass / 4 % 2 ? report_cache_new(p) : NULL;
 		struct report one, two, again;
 		struct err e;
-		int same, k;
+		int k;
 
 		/* The last passes: a sample whose value makes the sums saturate. */
 		if (pass == 12) {
@@ -1046,23 +1053,10 @@ TEST(locations_and_totals_on_two_threads)
 		report_key_share_min = report_split_min = 1;
 		o.cache = c;
 		CHECK(report_build(p, &o, &two, &e) == 0);
-		/* The cache's outermost functions and tries, made on two threads, read back. */
 		CHECK(report_build(p, &o, &again, &e) == 0);
 		o.cache = NULL;
-		for (k = 0; k < 2; k++) {
-			const struct report *r = k ? &again : &two;
-
-			same = one.nentry == r->nentry && one.nentry > 10 &&
-			       one.total == r->total && one.go_total == r->go_total &&
-			       one.diff == r->diff && one.local_total == r->local_total &&
-			       one.focus_total == r->focus_total;
-			for (i = 0; same && i < one.nentry; i++)
-				same = !strcmp(one.entry[i].key, r->entry[i].key) &&
-				       one.entry[i].flat == r->entry[i].flat &&
-				       one.entry[i].cum == r->entry[i].cum &&
-				       one.entry[i].kept == r->entry[i].kept;
-			CHECK(same);
-		}
+		/* The cache's outermost functions and tries, made on two threads, read back. */
+		CHECK(one.nentry > 10 && same_entries(&one, &two) && same_entries(&one, &again));
 		/* No entry of removed frames; the base's total; the huge value's unless focused. */
 		for (i = 0, k = 0; i < one.nentry; i++) {
 			CHECK(!strstr(one.entry[i].key, "drop_me"));
