@@ -7,7 +7,8 @@
 #include "util.h"
 
 #define QUEUE_RECORDS 512  /* records per batch */
-#define QUEUE_SLOTS 4      /* batches in flight */
+#define QUEUE_SLOTS 32     /* batches in flight */
+#define WAKE_AT 4          /* a waiting thread is woken this many batches on */
 #define DISTANCE 16        /* records between the stages of a lookup's hints */
 
 struct batch {
@@ -25,6 +26,7 @@ struct sample_queue {
 	struct batch b[QUEUE_SLOTS];
 	size_t head, tail, filled; /* fill at head, drain at tail */
 	int done, threaded, started;
+	int filler_waits, drainer_waits;
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t can_fill, can_drain;
@@ -67,8 +69,12 @@ static void *worker(void *arg)
 		struct batch *b;
 
 		pthread_mutex_lock(&q->mu);
-		while (!q->filled && !q->done)
-			pthread_cond_wait(&q->can_drain, &q->mu);
+		if (!q->filled && !q->done) {
+			q->drainer_waits = 1;
+			while (q->filled < WAKE_AT && !q->done)
+				pthread_cond_wait(&q->can_drain, &q->mu);
+			q->drainer_waits = 0;
+		}
 		if (!q->filled) {
 			pthread_mutex_unlock(&q->mu);
 			return NULL;
@@ -79,7 +85,8 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&q->mu);
 		q->tail = (q->tail + 1) % QUEUE_SLOTS;
 		q->filled--;
-		pthread_cond_signal(&q->can_fill);
+		if (q->filler_waits && q->filled <= QUEUE_SLOTS - WAKE_AT)
+			pthread_cond_signal(&q->can_fill);
 		pthread_mutex_unlock(&q->mu);
 	}
 }
@@ -87,32 +94,43 @@ static void *worker(void *arg)
 struct sample_queue *sample_queue_start(struct profile *p)
 {
 	struct sample_queue *q = xcalloc(1, sizeof(*q));
-	size_t i;
 
 	q->p = p;
 	q->nvalue = p->nsample_type;
-	for (i = 0; i < QUEUE_SLOTS; i++) {
-		q->b[i].depth = xcalloc(QUEUE_RECORDS, sizeof(*q->b[i].depth));
-		q->b[i].hash = xcalloc(QUEUE_RECORDS, sizeof(*q->b[i].hash));
-		q->b[i].value = xcalloc(QUEUE_RECORDS * (q->nvalue + 1), sizeof(*q->b[i].value));
-		/* Never NULL: drain steps through it even when every stack is empty. */
-		GROW(q->b[i].ids, q->b[i].cap_ids, QUEUE_RECORDS);
-	}
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->can_fill, NULL);
 	pthread_cond_init(&q->can_drain, NULL);
 	return q;
 }
 
-/* Hands the batch at head to the worker and waits for a free one. */
+/* A batch's arrays, when the filler first comes to it: a small profile fills one. */
+static void batch_alloc(struct sample_queue *q, struct batch *b)
+{
+	b->depth = xcalloc(QUEUE_RECORDS, sizeof(*b->depth));
+	b->hash = xcalloc(QUEUE_RECORDS, sizeof(*b->hash));
+	b->value = xcalloc(QUEUE_RECORDS * (q->nvalue + 1), sizeof(*b->value));
+	/* Never NULL: drain steps through it even when every stack is empty. */
+	GROW(b->ids, b->cap_ids, QUEUE_RECORDS);
+}
+
+/*
+ * Hands the batch at head to the worker and waits for a free one.  Each
+ * side sleeps until the other is WAKE_AT batches on (or done), not one:
+ * with the threads nearly even, waking for every batch cost a switch each.
+ */
 static void publish(struct sample_queue *q)
 {
 	pthread_mutex_lock(&q->mu);
 	q->filled++;
 	q->head = (q->head + 1) % QUEUE_SLOTS;
-	pthread_cond_signal(&q->can_drain);
-	while (q->filled == QUEUE_SLOTS)
-		pthread_cond_wait(&q->can_fill, &q->mu);
+	if (q->drainer_waits && q->filled >= WAKE_AT)
+		pthread_cond_signal(&q->can_drain);
+	if (q->filled == QUEUE_SLOTS) {
+		q->filler_waits = 1;
+		while (q->filled > QUEUE_SLOTS - WAKE_AT)
+			pthread_cond_wait(&q->can_fill, &q->mu);
+		q->filler_waits = 0;
+	}
 	pthread_mutex_unlock(&q->mu);
 }
 
@@ -137,6 +155,8 @@ void sample_queue_push_many(struct sample_queue *q, const uint32_t *ids, const u
 		struct batch *b = &q->b[q->head];
 		size_t room = QUEUE_RECORDS - b->n, k = n < room ? n : room, nids = 0, i;
 
+		if (!b->depth)
+			batch_alloc(q, b);
 		for (i = 0; i < k; i++)
 			nids += depth[i];
 		/* Empty stacks (profile.proto has them) may come as NULL: nothing to copy. */
