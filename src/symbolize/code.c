@@ -170,7 +170,8 @@ static const char *routine_name(struct code *c, const struct listed *l, size_t j
 
 	if (l->syms != &l->ob->nm_syms) {
 		struct frame fr[MAX_FRAMES];
-		int nf = name_frames(&c->s, l->ob, b->start[j], b->start[j] + l->adjust, fr, tmp);
+		int nf = name_frames(&c->s, l->ob, b->start[j], b->start[j] + l->adjust, fr, tmp,
+				     NULL);
 
 		/* The outermost frame: the routine itself, not what it inlines. */
 		text = fr[nf - 1].name;
@@ -389,7 +390,7 @@ static long disassemble(struct code *c, const struct routine *r, enum decode_syn
 	ci = xcalloc(nv + 1, sizeof(*ci));
 	for (i = 0; i < nv; i++) {
 		struct frame fr[MAX_FRAMES];
-		int nf = addr2line(l->ob, v[i].addr, fr);
+		int nf = addr2line(l->ob, v[i].addr, fr, NULL);
 
 		ci[i].objaddr = v[i].addr;
 		ci[i].addr = v[i].addr + r->adjust;

@@ -693,16 +693,33 @@ static const char *file_name(struct dwindex *ix, struct unit *u, Dwarf_Word idx)
 	return path_name(ix, u, linetab_file(&u->lines, (uint32_t)idx));
 }
 
-static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const char **file, int *line)
+/* Rows of one line looked at ahead, for where the line ends. */
+#define SAME_LINE_ROWS 32
+
+/*
+ * The file and line of addr, and where the next row of another file or
+ * line (or a sequence's end) starts: below it, addresses get the same.
+ */
+static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const char **file, int *line,
+		    uint64_t *next)
 {
-	const struct linerow *l = linetab_find_near(&u->lines, addr, &u->line_hint);
+	const struct linerow *l = linetab_find_near(&u->lines, addr, &u->line_hint, next);
 	const char *src;
+	size_t k, stop;
 	int ln;
 
 	*file = NULL;
 	*line = 0;
 	if (!l)
 		return;
+	k = (size_t)(l - u->lines.row) + 1;
+	for (stop = k + SAME_LINE_ROWS; k < u->lines.nrow && k < stop; k++) {
+		const struct linerow *r = &u->lines.row[k];
+
+		if (r->end || r->file != l->file || r->line != l->line)
+			break;
+	}
+	*next = k < u->lines.nrow ? u->lines.row[k].addr : UINT64_MAX;
 	src = linetab_file(&u->lines, l->file);
 	if (!src || src != u->last_src) {
 		u->last_src = src;
@@ -719,25 +736,61 @@ static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const cha
 		*line = ln;
 }
 
+/* Lowers *keep to the distance from addr to where node n, which does not hold addr, starts above it. */
+static void keep_below(const struct unit *u, const struct node *n, uint64_t addr, uint64_t *keep)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nrange; i++) {
+		const struct range *r = &u->range[n->first_range + i];
+
+		if (r->lo > addr && r->lo - addr < *keep)
+			*keep = r->lo - addr;
+	}
+}
+
+/* Lowers *keep to the distance from addr to the end of n's range that holds it (n holds addr). */
+static void keep_within(const struct unit *u, const struct node *n, uint64_t addr, uint64_t *keep)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nrange; i++) {
+		const struct range *r = &u->range[n->first_range + i];
+
+		if (addr >= r->lo && addr < r->hi && r->hi - addr < *keep)
+			*keep = r->hi - addr;
+	}
+}
+
 int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max,
-		   const char **file, int *line)
+		   const char **file, int *line, uint64_t *same)
 {
 	Dwarf_Addr bias = 0;
 	struct unit *u = unit_at(ix, addr + ix->bias, &bias);
 	int32_t chain[256];
 	int depth = 0, i;
-	size_t lo;
+	size_t lo, above;
 	int32_t cur = -1;
+	uint64_t keep = 1, next;
 
 	*file = NULL;
 	*line = 0;
+	if (same)
+		*same = 1;
 	if (!u)
 		return 0;
+	/* Within the arange that found the unit, the unit is the same. */
+	if (ix->near == u)
+		keep = ix->near_hi - (addr + ix->bias);
 	/* The DWARF's own address (a separate debug file may be laid out apart). */
 	addr = addr + ix->bias - bias;
-	line_at(ix, u, addr, file, line);
+	line_at(ix, u, addr, file, line, &next);
+	if (next > addr && next - addr < keep)
+		keep = next - addr;
+	if (u->nimplicit)
+		keep = 1;
 	/* The last top-level range starting at or below addr that holds it. */
-	lo = search_above(u->top, u->ntop, sizeof(*u->top), addr, range_lo);
+	lo = above = search_above(u->top, u->ntop, sizeof(*u->top), addr, range_lo);
 	while (lo-- > 0) {
 		if (addr < u->top[lo].hi) {
 			cur = (int32_t)u->top[lo].node;
@@ -748,6 +801,16 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 	}
 	if (cur < 0)
 		return 0;
+	/*
+	 * Up to the next top-level range and the end of this one; one that
+	 * starts lower and does not hold addr may still end the search later.
+	 */
+	if (lo + 1 != above)
+		keep = 1;
+	if (u->top[lo].hi - addr < keep)
+		keep = u->top[lo].hi - addr;
+	if (above < u->ntop && u->top[above].lo - addr < keep)
+		keep = u->top[above].lo - addr;
 	/* Descend into the inlined instances that hold addr. */
 	while (cur >= 0 && depth < (int)ARRAY_SIZE(chain)) {
 		int32_t c;
@@ -755,9 +818,14 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		if (u->node[cur].pending)
 			expand(u, cur);
 		chain[depth++] = cur;
-		for (c = u->node[cur].first_child; c >= 0; c = u->node[c].next_sibling)
+		/* Children before the one taken, or all of them at the last level, may start above. */
+		for (c = u->node[cur].first_child; c >= 0; c = u->node[c].next_sibling) {
 			if (node_contains(u, &u->node[c], addr))
 				break;
+			keep_below(u, &u->node[c], addr, &keep);
+		}
+		if (c >= 0)
+			keep_within(u, &u->node[c], addr, &keep);
 		cur = c;
 	}
 	/* chain[0] is the subprogram; report innermost first. */
@@ -772,6 +840,8 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 			const char *sname, *sraw;
 			uint64_t value;
 
+			/* This name is the symbol's at addr: the next lookup's, even here, may not be. */
+			keep = 0;
 			if (ix->sym && ix->sym(ix->sym_ctx, addr, &sname, &sraw, &value) == 0) {
 				f[i].name = sname;
 				f[i].raw = sraw;
@@ -804,6 +874,8 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 			}
 		}
 	}
+	if (same)
+		*same = keep;
 	return depth;
 }
 

@@ -51,10 +51,14 @@ void dwindex_forget(struct dwindex *ix);
  * Fills up to max frames for the object address addr, innermost first, and
  * returns how many there are (which may exceed max).  Returns 0 when no
  * compilation unit covers addr; then file and line may still come from a line
- * table covering addr (assembly sources), else they are NULL/0.
+ * table covering addr (assembly sources), else they are NULL/0.  With same,
+ * how many addresses from addr on are sure to get these frames and file
+ * and line, lookups of them skipped or not: 1 when only addr is (no unit,
+ * no frames), 0 when not even another lookup of addr is (a function named
+ * after the symbol at addr, which names it for later lookups).
  */
 int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max,
-		   const char **file, int *line);
+		   const char **file, int *line, uint64_t *same);
 
 /*
  * The discriminator of the line-table row for addr (objdump -l prints

@@ -356,7 +356,7 @@ const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr, int *b
 }
 
 const struct elfsym *bounds_lookup_near(const struct bounds *b, uint64_t addr, int *bare,
-				       size_t *hint)
+				       size_t *hint, uint64_t *end)
 {
 	size_t i = *hint;
 
@@ -367,6 +367,8 @@ const struct elfsym *bounds_lookup_near(const struct bounds *b, uint64_t addr, i
 	*hint = i;
 	if (bare)
 		*bare = i < b->n && b->bare[i];
+	if (end)
+		*end = i < b->n ? b->end[i] : UINT64_MAX;
 	return i < b->n ? b->sym[i] : NULL;
 }
 

@@ -98,9 +98,13 @@ void bounds_release(struct bounds *b);
  * *bare (when not NULL) says whether pprof names it without "<ADDRESS>".
  */
 const struct elfsym *bounds_lookup(const struct bounds *b, uint64_t addr, int *bare);
-/* The same, for lookups mostly in ascending order: *hint (0 at first) is the last one's place. */
+/*
+ * The same, for lookups mostly in ascending order: *hint (0 at first) is
+ * the last one's place.  With end, where the routine found ends (below it
+ * every address finds it), UINT64_MAX past the last.
+ */
 const struct elfsym *bounds_lookup_near(const struct bounds *b, uint64_t addr, int *bare,
-				       size_t *hint);
+				       size_t *hint, uint64_t *end);
 
 /*
  * addr2line's fallback when debug information names no function: the

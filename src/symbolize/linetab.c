@@ -827,7 +827,8 @@ const struct linerow *linetab_find(const struct linetab *t, uint64_t addr)
 	return found_row(t, first_above(t, 0, t->nrow, addr));
 }
 
-const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, size_t *hint)
+const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, size_t *hint,
+					uint64_t *next)
 {
 	size_t lo = *hint, hi, step = 1;
 
@@ -844,6 +845,8 @@ const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, 
 		lo = first_above(t, lo + 1, hi, addr);
 	}
 	*hint = lo ? lo - 1 : 0;
+	if (next)
+		*next = lo < t->nrow ? t->row[lo].addr : UINT64_MAX;
 	return found_row(t, lo);
 }
 

@@ -87,9 +87,12 @@ int linetab_decode_at(struct linetab *t, const struct linesections *s, uint64_t 
 const struct linerow *linetab_find(const struct linetab *t, uint64_t addr);
 /*
  * The same, for lookups mostly in ascending order: *hint (0 at first) is
- * the row the last one found, from which the search goes on.
+ * the row the last one found, from which the search goes on.  With next,
+ * the address of the row after it (UINT64_MAX for none): every address
+ * below that finds the same row.
  */
-const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, size_t *hint);
+const struct linerow *linetab_find_near(const struct linetab *t, uint64_t addr, size_t *hint,
+					uint64_t *next);
 
 /* The name of a row's file, or NULL. */
 static inline const char *linetab_file(const struct linetab *t, uint32_t idx)

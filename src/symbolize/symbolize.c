@@ -747,14 +747,16 @@ void symbolize_cache_free(struct symbolize_cache *c)
 }
 
 /* addr2line -f -i -C for one object address: frames innermost first. */
-int addr2line(struct object *ob, uint64_t addr, struct frame *fr)
+int addr2line(struct object *ob, uint64_t addr, struct frame *fr, uint64_t *same)
 {
 	struct dwframe df[MAX_FRAMES];
 	const char *file = NULL;
 	int line = 0, n = 0, i;
 
+	if (same)
+		*same = 1;
 	if (ob->dw)
-		n = dwindex_lookup(ob->dw, addr, df, MAX_FRAMES, &file, &line);
+		n = dwindex_lookup(ob->dw, addr, df, MAX_FRAMES, &file, &line, same);
 	if (n > MAX_FRAMES)
 		n = MAX_FRAMES;
 	/* pprof only asks for inline chains when it found _fini (see bounds). */
@@ -763,6 +765,8 @@ int addr2line(struct object *ob, uint64_t addr, struct frame *fr)
 	if (n == 0) {
 		const struct elfsym *sym = elfsyms_find_function(&ob->fn_syms, ob->fn_elf, addr);
 
+		if (same)
+			*same = 1;
 		fr[0].name = sym ? sym->name : NULL;
 		fr[0].raw = sym ? sym->raw : NULL;
 		fr[0].file = file ? file : sym ? sym->file : NULL;
@@ -811,15 +815,25 @@ static const char *pc_name(struct profile *p, uint64_t pc)
 }
 
 int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t pc,
-		struct frame *fr, struct strbuf *tmp)
+		struct frame *fr, struct strbuf *tmp, uint64_t *same)
 {
 	struct profile *p = s->strings;
 	const struct elfsym *nm = NULL;
 	int n, i, have_nm = ob->bounds.n > 0, bare = 0;
 
-	n = addr2line(ob, addr, fr);
-	if (have_nm)
-		nm = bounds_lookup_near(&ob->bounds, addr, &bare, &ob->bounds_hint);
+	n = addr2line(ob, addr, fr, same);
+	if (have_nm) {
+		uint64_t end;
+
+		nm = bounds_lookup_near(&ob->bounds, addr, &bare, &ob->bounds_hint, &end);
+		/* Up to the routine's end; without one, frames may be named after pc. */
+		if (same) {
+			uint64_t upto = nm ? end - addr : 1;
+
+			if (upto < *same)
+				*same = upto;
+		}
+	}
 	for (i = 0; have_nm && i < n; i++) {
 		const struct strbuf *shrt;
 
@@ -848,16 +862,34 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t
 	return n;
 }
 
+/*
+ * The lines of the last address looked up, and how many addresses from it
+ * on get the same (name_frames): in address order, neighbours mostly do.
+ */
+struct last_lines {
+	const struct object *ob;
+	uint64_t addr, same;
+	struct line lines[MAX_FRAMES];
+	int n;                 /* 0: nothing known */
+};
+
 static void symbolize_pc(struct symbolizer *s, struct object *ob, struct location *loc,
-			 uint64_t addr, struct strbuf *tmp)
+			 uint64_t addr, struct strbuf *tmp, struct last_lines *last)
 {
 	struct frame fr[MAX_FRAMES];
-	struct line lines[MAX_FRAMES];
+	struct line *lines = last->lines;
 	struct profile *p = s->strings;
 	int n, i;
 
 	loc->tried = 1;
-	n = name_frames(s, ob, addr, loc->address, fr, tmp);
+	if (last->ob == ob && addr >= last->addr && addr - last->addr < last->same) {
+		profile_set_lines(p, loc, last->n ? lines : NULL, (size_t)last->n);
+		return;
+	}
+	n = name_frames(s, ob, addr, loc->address, fr, tmp, &last->same);
+	last->ob = ob;
+	last->addr = addr;
+	last->n = 0;
 	if (n == 1 && !fr[0].name && !fr[0].file) {
 		/* Nothing known: no lines. */
 		profile_set_lines(p, loc, NULL, 0);
@@ -885,6 +917,7 @@ static void symbolize_pc(struct symbolizer *s, struct object *ob, struct locatio
 		}
 		lines[i].line = fr[i].line;
 	}
+	last->n = n;
 	profile_set_lines(p, loc, lines, (size_t)n);
 }
 
@@ -951,6 +984,7 @@ static uint64_t work_order_addr(const void *w)
 void symbolize_locations(struct symbolizer *s, struct profile *p)
 {
 	struct strbuf tmp = STRBUF_INIT;
+	struct last_lines last = { 0 };
 	struct work *work;
 	uint64_t *addrs, high = 0;
 	size_t i, nwork = 0;
@@ -1014,7 +1048,7 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 			if (ob->dw)
 				dwindex_want(ob->dw, addrs + i, j - i);
 		}
-		symbolize_pc(s, ob, work[i].loc, work[i].addr, &tmp);
+		symbolize_pc(s, ob, work[i].loc, work[i].addr, &tmp, &last);
 	}
 	prefetch_finish(s);
 	/*

@@ -1,4 +1,5 @@
 /* test_code.c - unit tests for listing sessions (include/code.h): symbolization's objects, --list's lines. */
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include "objects.h"
 #include "profile.h"
 #include "regex.h"
+#include "strbuf.h"
 #include "symbolize.h"
 
 /* testdata/golden/prog: a static program; main, mid and leaf_a, as gperftools saw them. */
@@ -184,6 +186,118 @@ TEST(cache_belongs_to_one_profile)
 	profile_free(q);
 }
 
+static int same_frames(const struct frame *a, int na, const struct frame *b, int nb)
+{
+	int i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++)
+		if (a[i].name != b[i].name || a[i].raw != b[i].raw || a[i].symaddr != b[i].symaddr ||
+		    a[i].file != b[i].file || a[i].line != b[i].line)
+			return 0;
+	return 1;
+}
+
+/*
+ * Looks up every address of [lo, hi) of path's object in ascending order,
+ * as symbolization does: each gets the frames of the last address whose
+ * name_frames said how many after it would get them, if it reaches this
+ * one.  Returns the mismatches; *shared counts the addresses reached.
+ */
+static size_t check_same(const char *path, uint64_t lo, uint64_t hi, size_t *shared)
+{
+	struct symbolize_options o = { .program = path };
+	struct profile *p = profile_of_prog();
+	struct strbuf tmp = STRBUF_INIT;
+	struct frame last[MAX_FRAMES], fr[MAX_FRAMES];
+	struct symbolizer s;
+	struct object *ob;
+	uint64_t a, from = 0, same = 0;
+	size_t bad = 0;
+	int nlast = 0;
+
+	symbolizer_init(&s, p, p, &o);
+	ob = program_object(&s);
+	if (!ob || !ob->ok) {
+		bad = 1;
+		goto out;
+	}
+	object_dwarf(&s, ob);
+	for (a = lo; a < hi; a++) {
+		uint64_t reach;
+		int n = name_frames(&s, ob, a, a, fr, &tmp, &reach);
+
+		if (a - from < same) {
+			++*shared;
+			if (!same_frames(fr, n, last, nlast) && bad++ < 5)
+				TEST_NOTE("    %s: %#llx names %s:%d, %#llx said %llu after it name %s:%d",
+					  path, (unsigned long long)a, fr[0].name ? fr[0].name : "?",
+					  fr[0].line, (unsigned long long)from,
+					  (unsigned long long)same, last[0].name ? last[0].name : "?",
+					  last[0].line);
+			continue;
+		}
+		from = a;
+		same = reach;
+		memcpy(last, fr, (size_t)n * sizeof(*fr));
+		nlast = n;
+	}
+out:
+	sb_release(&tmp);
+	symbolizer_release(&s);
+	profile_free(p);
+	return bad;
+}
+
+/*
+ * The addresses symbolization skips get what a lookup would: every byte of
+ * the program's own routines and of C library routines without debug
+ * information, and a stretch of this test's own code, optimized, with
+ * inlined functions.
+ */
+TEST(neighbours_share_frames)
+{
+	size_t shared = 0, before;
+	struct symbolize_options o = { .program = "/proc/self/exe" };
+	struct profile *p = profile_of_prog();
+	struct symbolizer s;
+	struct object *ob;
+	uint64_t text = 0, size = 0;
+
+	CHECK_EQ_INT(check_same(prog, 0x4014f0, 0x401900, &shared), 0);
+	CHECK(shared > 200);
+	CHECK_EQ_INT(check_same(prog, 0x409490, 0x409600, &shared), 0);
+	/* This program's .text, by its section header. */
+	symbolizer_init(&s, p, p, &o);
+	ob = program_object(&s);
+	if (ob && ob->elf) {
+		Elf_Scn *scn = NULL;
+		size_t names;
+
+		if (elf_getshdrstrndx(ob->elf, &names) == 0)
+			while ((scn = elf_nextscn(ob->elf, scn))) {
+				GElf_Shdr sh;
+				const char *name;
+
+				if (gelf_getshdr(scn, &sh) &&
+				    (name = elf_strptr(ob->elf, names, sh.sh_name)) &&
+				    !strcmp(name, ".text")) {
+					text = sh.sh_addr;
+					size = sh.sh_size;
+				}
+			}
+	}
+	symbolizer_release(&s);
+	profile_free(p);
+	if (CHECK(size > 0)) {
+		before = shared;
+		CHECK_EQ_INT(check_same("/proc/self/exe", text, text + (size < 65536 ? size : 65536),
+					&shared), 0);
+		CHECK(shared > before + 10000);
+	}
+}
+
 int main(void)
 {
 	const char *td = getenv("TESTDATA");
@@ -196,5 +310,6 @@ int main(void)
 	RUN(listing_uses_symbolization_objects);
 	RUN(lines_are_disassembly_without_text);
 	RUN(cache_belongs_to_one_profile);
+	RUN(neighbours_share_frames);
 	return test_done();
 }

@@ -111,11 +111,20 @@ static int same_lookups(const struct linetab *all, const struct linesections *s,
 		size_t hint = 0, k;
 
 		for (k = 0; k < want.n && ok; k++) {
-			uint64_t a = w[pass ? want.n - 1 - k : k];
+			uint64_t a = w[pass ? want.n - 1 - k : k], next;
+			const struct linerow *r = linetab_find_near(&some, a, &hint, &next);
 
-			if (linetab_find_near(&some, a, &hint) != linetab_find(&some, a)) {
+			if (r != linetab_find(&some, a)) {
 				TEST_NOTE("    %s, every %zu: 0x%llx found another row from the last (%s)",
 					  what, every, (unsigned long long)a, pass ? "descending" : "ascending");
+				ok = 0;
+			}
+			/* Up to the next row the same row; from it another, or none for both. */
+			if ((next <= a && a != UINT64_MAX) || linetab_find(&some, next - 1) != r ||
+			    (next != UINT64_MAX && r && linetab_find(&some, next) == r)) {
+				TEST_NOTE("    %s, every %zu: 0x%llx: next row at 0x%llx is not where its "
+					  "row ends", what, every, (unsigned long long)a,
+					  (unsigned long long)next);
 				ok = 0;
 			}
 		}
@@ -355,15 +364,21 @@ TEST(bounds_near)
 	uint64_t a;
 
 	for (a = 0; a < 0x480; a += 4) {
+		const struct elfsym *s;
+		uint64_t until;
 		int b1, b2;
 
-		bad += bounds_lookup_near(&b, a, &b1, &hint) != bounds_lookup(&b, a, &b2) || b1 != b2;
+		s = bounds_lookup_near(&b, a, &b1, &hint, &until);
+		bad += s != bounds_lookup(&b, a, &b2) || b1 != b2;
+		/* The same routine up to its end, another from there (none past the last). */
+		bad += until <= a || bounds_lookup(&b, until - 1, NULL) != s ||
+		       (s ? bounds_lookup(&b, until, NULL) == s : until != UINT64_MAX);
 	}
 	for (a = 0x480; a-- > 0;)
-		bad += bounds_lookup_near(&b, a, NULL, &hint) != bounds_lookup(&b, a, NULL);
+		bad += bounds_lookup_near(&b, a, NULL, &hint, NULL) != bounds_lookup(&b, a, NULL);
 	for (i = 0; i < 4096; i++) {
 		a = (i * 2654435761u) % 0x500;
-		bad += bounds_lookup_near(&b, a, NULL, &hint) != bounds_lookup(&b, a, NULL);
+		bad += bounds_lookup_near(&b, a, NULL, &hint, NULL) != bounds_lookup(&b, a, NULL);
 	}
 	CHECK_EQ_INT(bad, 0);
 	CHECK(bounds_lookup(&b, 0x150, NULL) == &sym[1]);
