@@ -97,10 +97,10 @@ struct label {
  * The stack follows the header: nlocation location indexes (positions in
  * profile->location, id - 1), leaf first; read it with sample_stack or
  * sample_location.  Four bytes a frame instead of a pointer's eight: the
- * samples are most of a big profile's memory.
+ * samples are most of a big profile's memory.  The nsample_type values
+ * follow the stack, 8-byte aligned (sample_value).
  */
 struct sample {
-	int64_t *value;             /* nsample_type values */
 	/*
 	 * Sorted as Go orders them: string labels by key, then numeric ones by
 	 * key; labels of one key keep their order.  NULL when nlabel is 0.
@@ -161,6 +161,13 @@ struct profile {
 static inline const uint32_t *sample_stack(const struct sample *s)
 {
 	return (const uint32_t *)(s + 1);
+}
+
+/* The sample's values, after its stack. */
+static inline int64_t *sample_value(const struct sample *s)
+{
+	return (int64_t *)((char *)s + ((sizeof(*s) + s->nlocation * sizeof(uint32_t) + 7) &
+					~(size_t)7));
 }
 
 /* The location of a sample's frame j (0: the leaf). */

@@ -496,7 +496,7 @@ static struct sample *add_sample(struct profile *p, const uint32_t *ids, size_t 
 	if (t->slot[k].idx) {
 		s = p->sample[t->slot[k].idx - 1];
 		for (i = 0; i < p->nsample_type; i++)
-			s->value[i] = sat_add(s->value[i], value[i]);
+			sample_value(s)[i] = sat_add(sample_value(s)[i], value[i]);
 		return s;
 	}
 	/* One block: the sample, its stack, its values (8-byte aligned), its labels. */
@@ -506,12 +506,11 @@ static struct sample *add_sample(struct profile *p, const uint32_t *ids, size_t 
 	s->nlocation = (uint32_t)n;
 	if (n)
 		memcpy(s + 1, ids, n * sizeof(*ids));
-	s->value = (int64_t *)((char *)s + stack);
-	memcpy(s->value, value, p->nsample_type * sizeof(*value));
+	memcpy((char *)s + stack, value, p->nsample_type * sizeof(*value));
 	s->nlabel = (uint32_t)nlabel;
 	s->label = NULL;
 	if (nlabel) {
-		s->label = (struct label *)(s->value + p->nsample_type);
+		s->label = (struct label *)((char *)s + stack + p->nsample_type * sizeof(*value));
 		memcpy(s->label, label, nlabel * sizeof(*label));
 	}
 	GROW(p->sample, p->cap_sample, p->nsample + 1);
@@ -771,7 +770,7 @@ static void rescale(struct profile *p, int64_t value_scale)
 
 	for (i = 0; i < p->nsample; i++)
 		for (j = 0; j < p->nsample_type; j++)
-			p->sample[i]->value[j] = sat_mul(p->sample[i]->value[j], f);
+			sample_value(p->sample[i])[j] = sat_mul(sample_value(p->sample[i])[j], f);
 	p->value_scale = value_scale;
 }
 
@@ -783,7 +782,7 @@ static void scaled_values(const struct profile *dst, const struct profile *src,
 
 	for (j = 0; j < dst->nsample_type; j++)
 		/* -INT64_MIN does not exist. */
-		val[j] = sat_mul(scale > 0 ? s->value[j] : s->value[j] == INT64_MIN ? INT64_MAX : -s->value[j],
+		val[j] = sat_mul(scale > 0 ? sample_value(s)[j] : sample_value(s)[j] == INT64_MIN ? INT64_MAX : -sample_value(s)[j],
 				 src_factor(dst, src));
 }
 
@@ -885,8 +884,8 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 			d = add_sample(dst, ids, s->nlocation, val, hash[k], lab, s->nlabel);
 			if (drop_negative)
 				for (j = 0; j < dst->nsample_type; j++)
-					if (d->value[j] < 0)
-						d->value[j] = 0;
+					if (sample_value(d)[j] < 0)
+						sample_value(d)[j] = 0;
 		}
 	}
 	if (queue)

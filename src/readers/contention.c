@@ -276,11 +276,11 @@ static int contention_raw(FILE *out, const struct profile *q, const uint64_t *ad
 		if (!s->nlocation)
 			continue;
 		/* Whole nanoseconds and contentions, as pprof's patterns want them. */
-		if (s->value[0] / scale)
-			fprintf(out, "%lld %lld @", (long long)(s->value[1] / scale),
-				(long long)(s->value[0] / scale));
+		if (sample_value(s)[0] / scale)
+			fprintf(out, "%lld %lld @", (long long)(sample_value(s)[1] / scale),
+				(long long)(sample_value(s)[0] / scale));
 		else
-			fprintf(out, "%lld @", (long long)(s->value[1] / scale));
+			fprintf(out, "%lld @", (long long)(sample_value(s)[1] / scale));
 		for (j = 0; j < s->nlocation; j++)
 			fprintf(out, " 0x%llx", (unsigned long long)addr[sample_stack(s)[j]]);
 		fputc('\n', out);

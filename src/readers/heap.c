@@ -388,7 +388,7 @@ static void heap_leaks(FILE *out, const struct profile *p, const struct report_o
 		goto out;
 	for (i = 0; i < p->nsample; i++) {
 		v[i].s = p->sample[i];
-		v[i].bytes = p->sample[i]->value[in + 1];
+		v[i].bytes = sample_value(p->sample[i])[in + 1];
 		v[i].order = i;
 	}
 	qsort(v, p->nsample, sizeof(*v), cmp_leak);
@@ -397,9 +397,9 @@ static void heap_leaks(FILE *out, const struct profile *p, const struct report_o
 
 		sb_reset(&sb);
 		sb_adds(&sb, "Leak of ");
-		perl_number(&sb, s->value[in + 1], p->value_scale);
+		perl_number(&sb, sample_value(s)[in + 1], p->value_scale);
 		sb_adds(&sb, " bytes in ");
-		perl_number(&sb, s->value[in], p->value_scale);
+		perl_number(&sb, sample_value(s)[in], p->value_scale);
 		fprintf(out, "%s objects allocated from:\n", sb.buf);
 		for (j = 0; j < s->nlocation; j++)
 			leak_frame(out, sample_location(p, s, j), j == 0, o->keep_templates, &sb);
@@ -471,7 +471,7 @@ static int heap_raw(FILE *out, const struct profile *q, const uint64_t *addr,
 	v = xcalloc(q->nsample + 1, sizeof(*v));
 	for (k = 0; k < 4; k++) {
 		for (i = 0; i < q->nsample; i++)
-			v[i] = q->sample[i]->value[col[k]];
+			v[i] = sample_value(q->sample[i])[col[k]];
 		apportion(v, 1, q->nsample, scale, v);
 		for (i = 0; i < q->nsample; i++) {
 			w[4 * i + k] = v[i];

@@ -167,7 +167,7 @@ static void put_profile(FILE *out, const struct profile *q, const struct report_
 
 		fprintf(out, "#pprof sample %zu", q->nsample_type);
 		for (j = 0; j < q->nsample_type; j++)
-			fprintf(out, " %lld", (long long)s->value[j]);
+			fprintf(out, " %lld", (long long)sample_value(s)[j]);
 		fprintf(out, " %u", s->nlocation);
 		for (j = 0; j < s->nlocation; j++)
 			fprintf(out, " %llu", (unsigned long long)sample_stack(s)[j] + 1);

@@ -2186,7 +2186,7 @@ static void copy_stack(struct builder *b, const struct wstack *w)
 		b->labels[j].num = s->label[j].num;
 		b->labels[j].num_unit = profile_intern(out, s->label[j].num_unit);
 	}
-	profile_add_sample_labels(out, b->copy, n, s->value, b->labels, s->nlabel);
+	profile_add_sample_labels(out, b->copy, n, sample_value(s), b->labels, s->nlabel);
 }
 
 void report_measured_style(const struct profile *p, int si, const struct report_options *o,
@@ -2252,10 +2252,10 @@ static int pick_value(const struct profile *p, const struct report_options *o, i
 static int64_t value_of(const struct profile *p, const struct sample *s, int si, int mean)
 {
 	if (!mean)
-		return s->value[si];
+		return sample_value(s)[si];
 	/* A mean keeps the fixed-point unit of the values. */
-	return s->value[0] ? sat_mul(s->value[si], profile_value_scale(p)) /
-			     s->value[0] : 0;
+	return sample_value(s)[0] ? sat_mul(sample_value(s)[si], profile_value_scale(p)) /
+			     sample_value(s)[0] : 0;
 }
 
 int64_t report_sample_value(const struct profile *p, const struct sample *s,

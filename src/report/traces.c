@@ -80,7 +80,7 @@ static int traces_write(FILE *out, const struct profile *p, const struct report_
 		uint32_t j;
 
 		/* Go pprof's merge of its inputs drops samples whose values are all zero. */
-		for (j = 0; j < p->nsample_type && !s->sample->value[j]; j++)
+		for (j = 0; j < p->nsample_type && !sample_value(s->sample)[j]; j++)
 			;
 		if (j == p->nsample_type)
 			continue;

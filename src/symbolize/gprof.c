@@ -299,7 +299,7 @@ static void recorded_scan(const struct profile *p, struct recorded *rc)
 		const struct sample *s = p->sample[i];
 		uint64_t f, t;
 
-		if (s->nlocation != 2 || !s->value[1])
+		if (s->nlocation != 2 || !sample_value(s)[1])
 			continue;
 		t = sample_location(p, s, 0)->address;
 		f = sample_location(p, s, 1)->address;
@@ -429,7 +429,7 @@ static void attribute(struct profile *p, const struct gtab *t, const struct imag
 	for (i = 0; i < p->nsample; i++) {
 		const struct sample *s = p->sample[i];
 
-		if (s->nlocation == 2 && s->value[1])
+		if (s->nlocation == 2 && sample_value(s)[1])
 			callee[sample_stack(s)[0]] = 1;
 	}
 	for (i = 0; i < p->nlocation; i++) {
@@ -463,17 +463,17 @@ static void attribute(struct profile *p, const struct gtab *t, const struct imag
 	for (i = 0; i < p->nsample; i++) {
 		struct sample *s = p->sample[i];
 
-		if (s->nlocation == 2 && s->value[1]) {
+		if (s->nlocation == 2 && sample_value(s)[1]) {
 			long callee_sym = sym[sample_stack(s)[0]];
 			long caller_sym = sym[sample_stack(s)[1]];
 
 			/* Unknown ends, and self-recursion (not in gprof's calls column). */
 			if (callee_sym < 0 || caller_sym < 0 || callee_sym == caller_sym)
-				s->value[1] = 0;
+				sample_value(s)[1] = 0;
 		}
 		if (s->nlocation == 1 && sym[sample_stack(s)[0]] >= 0 &&
 		    t->sym[sym[sample_stack(s)[0]]].excluded)
-			s->value[0] = 0;
+			sample_value(s)[0] = 0;
 	}
 	free(sym);
 	free(callee);

@@ -146,7 +146,7 @@ static int same_samples(const struct profile *a, const struct profile *b)
 			if (sample_stack(s)[j] != sample_stack(t)[j])
 				return 0;
 		for (j = 0; j < a->nsample_type; j++)
-			if (s->value[j] != t->value[j])
+			if (sample_value(s)[j] != sample_value(t)[j])
 				return 0;
 	}
 	return 1;

@@ -9,7 +9,7 @@
  *	static const uint64_t ab[] = { 0x10, 0x20 };            a stack, leaf first
  *	add_stack(p, ab, 2, 1, 10);                              one value per sample type
  *	named_location(p, 0x10, "inl", 5, "f", 12, NULL);       inline chain, innermost first
- *	find_sample(p, ab, 2)->value[1] == 10
+ *	sample_value(find_sample(p, ab, 2))[1] == 10
  *
  * As the bytes of a file, for the readers (include/reader.h):
  *

@@ -64,7 +64,7 @@ static int64_t value_at(const struct profile *p, uint64_t addr, uint64_t from, s
 			continue;
 		if ((from == 0 && s->nlocation == 1) ||
 		    (from && s->nlocation == 2 && sample_location(p, s, 1)->address == from))
-			return s->value[k];
+			return sample_value(s)[k];
 	}
 	return -1;
 }

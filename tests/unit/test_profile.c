@@ -239,8 +239,8 @@ TEST(samples_merge_by_stack)
 	t = add_stack(p, ab, 2, 2, 20);
 	CHECK(s == t);
 	CHECK_EQ_INT(p->nsample, 1);
-	CHECK_EQ_INT(s->value[0], 3);
-	CHECK_EQ_INT(s->value[1], 30);
+	CHECK_EQ_INT(sample_value(s)[0], 3);
+	CHECK_EQ_INT(sample_value(s)[1], 30);
 	CHECK_EQ_INT(s->nlocation, 2);
 	CHECK_EQ_U64(sample_location(p, s, 0)->address, 0x10);   /* leaf first, as given */
 	CHECK_EQ_U64(sample_location(p, s, 1)->address, 0x20);
@@ -250,10 +250,10 @@ TEST(samples_merge_by_stack)
 	CHECK(add_stack(p, a, 1, 6, 60) != s);
 	CHECK(add_stack(p, aab, 3, 7, 70) != s);
 	CHECK_EQ_INT(p->nsample, 4);
-	CHECK_EQ_INT(find_sample(p, ba, 2)->value[0], 5);
-	CHECK_EQ_INT(find_sample(p, a, 1)->value[1], 60);
-	CHECK_EQ_INT(find_sample(p, aab, 3)->value[0], 7);
-	CHECK_EQ_INT(s->value[0], 3);
+	CHECK_EQ_INT(sample_value(find_sample(p, ba, 2))[0], 5);
+	CHECK_EQ_INT(sample_value(find_sample(p, a, 1))[1], 60);
+	CHECK_EQ_INT(sample_value(find_sample(p, aab, 3))[0], 7);
+	CHECK_EQ_INT(sample_value(s)[0], 3);
 
 	/* The location array is copied. */
 	loc[0] = profile_location(p, 0x30);
@@ -297,7 +297,7 @@ TEST(stacks_differing_in_one_frame)
 	}
 	CHECK_EQ_INT(p->nsample, want);
 	for (k = 0, j = 0; k < p->nsample; k++)
-		j += p->sample[k]->value[0] == 1;
+		j += sample_value(p->sample[k])[0] == 1;
 	CHECK_EQ_INT(j, 9);   /* the unchanged stacks, added once */
 	profile_free(p);
 }
@@ -323,7 +323,7 @@ TEST(many_samples)
 	}
 	CHECK_EQ_INT(p->nsample, 4000);
 	for (i = 0; i < 4000; i++)
-		if (p->sample[i]->value[0] == 3 && p->sample[i]->value[1] == 300)
+		if (sample_value(p->sample[i])[0] == 3 && sample_value(p->sample[i])[1] == 300)
 			ok++;
 	CHECK_EQ_INT(ok, 4000);
 	profile_free(p);
@@ -365,8 +365,8 @@ static size_t builder_mismatches(size_t records)
 		for (j = 0; j < d->nlocation; j++)
 			st[j] = sample_location(direct, d, j)->address;
 		b = find_sample(built, st, d->nlocation);
-		bad += !b || b != built->sample[i] || b->value[0] != d->value[0] ||
-		       b->value[1] != d->value[1];
+		bad += !b || b != built->sample[i] || sample_value(b)[0] != sample_value(d)[0] ||
+		       sample_value(b)[1] != sample_value(d)[1];
 	}
 	profile_merge(built, direct, 1);
 	bad += built->nsample != direct->nsample;
@@ -377,7 +377,7 @@ static size_t builder_mismatches(size_t records)
 		for (j = 0; j < d->nlocation; j++)
 			st[j] = sample_location(direct, d, j)->address;
 		b = find_sample(built, st, d->nlocation);
-		bad += !b || b->value[0] != 2 * d->value[0] || b->value[1] != 2 * d->value[1];
+		bad += !b || sample_value(b)[0] != 2 * sample_value(d)[0] || sample_value(b)[1] != 2 * sample_value(d)[1];
 	}
 	profile_free(built);
 	profile_free(direct);
@@ -417,30 +417,30 @@ TEST(merge_sums_per_stack)
 	profile_merge(dst, src, 1);
 	CHECK_EQ_INT(dst->nsample, 3);
 	if (CHECK(find_sample(dst, A, 2) != NULL)) {
-		CHECK_EQ_INT(find_sample(dst, A, 2)->value[0], 7);
-		CHECK_EQ_INT(find_sample(dst, A, 2)->value[1], 70);
+		CHECK_EQ_INT(sample_value(find_sample(dst, A, 2))[0], 7);
+		CHECK_EQ_INT(sample_value(find_sample(dst, A, 2))[1], 70);
 	}
 	if (CHECK(find_sample(dst, B, 2) != NULL))
-		CHECK_EQ_INT(find_sample(dst, B, 2)->value[0], 3);
+		CHECK_EQ_INT(sample_value(find_sample(dst, B, 2))[0], 3);
 	if (CHECK(find_sample(dst, C, 3) != NULL)) {
-		CHECK_EQ_INT(find_sample(dst, C, 3)->value[0], 7);
-		CHECK_EQ_INT(find_sample(dst, C, 3)->value[1], 70);
+		CHECK_EQ_INT(sample_value(find_sample(dst, C, 3))[0], 7);
+		CHECK_EQ_INT(sample_value(find_sample(dst, C, 3))[1], 70);
 	}
 	CHECK(locations_owned(dst));
 	CHECK_EQ_INT(dst->nlocation, 5);
 	/* src is left as it was. */
 	CHECK_EQ_INT(src->nsample, 2);
-	CHECK_EQ_INT(find_sample(src, A, 2)->value[0], 2);
+	CHECK_EQ_INT(sample_value(find_sample(src, A, 2))[0], 2);
 
 	/* Merging again sums again; scale -1 takes it back out. */
 	profile_merge(dst, src, 1);
-	CHECK_EQ_INT(find_sample(dst, A, 2)->value[0], 9);
+	CHECK_EQ_INT(sample_value(find_sample(dst, A, 2))[0], 9);
 	profile_merge(dst, src, -1);
 	profile_merge(dst, src, -1);
-	CHECK_EQ_INT(find_sample(dst, A, 2)->value[0], 5);
-	CHECK_EQ_INT(find_sample(dst, A, 2)->value[1], 50);
-	CHECK_EQ_INT(find_sample(dst, C, 3)->value[0], 0);
-	CHECK_EQ_INT(find_sample(dst, B, 2)->value[0], 3);
+	CHECK_EQ_INT(sample_value(find_sample(dst, A, 2))[0], 5);
+	CHECK_EQ_INT(sample_value(find_sample(dst, A, 2))[1], 50);
+	CHECK_EQ_INT(sample_value(find_sample(dst, C, 3))[0], 0);
+	CHECK_EQ_INT(sample_value(find_sample(dst, B, 2))[0], 3);
 	profile_free(src);
 	profile_free(dst);
 }
@@ -511,7 +511,7 @@ TEST(merge_mapping_gaps)
 	if (CHECK(s != NULL) && CHECK(sample_location(dst, s, 0)->mapping != NULL))
 		CHECK_STR(sample_location(dst, s, 0)->mapping->file, "/lib/c.so");
 	if (CHECK(s != NULL))
-		CHECK_EQ_INT(s->value[0], 2);
+		CHECK_EQ_INT(sample_value(s)[0], 2);
 	profile_free(src);
 	profile_free(dst);
 }
@@ -543,24 +543,24 @@ TEST(subtract_keeps_negative)
 	subtract_inputs(&p, &base);
 	profile_subtract(p, base, 0);
 	if (CHECK((s = find_sample(p, A, 2)) != NULL)) {
-		CHECK_EQ_INT(s->value[0], 3);
-		CHECK_EQ_INT(s->value[1], 300);
+		CHECK_EQ_INT(sample_value(s)[0], 3);
+		CHECK_EQ_INT(sample_value(s)[1], 300);
 	}
 	if (CHECK((s = find_sample(p, B, 2)) != NULL)) {
-		CHECK_EQ_INT(s->value[0], -2);
-		CHECK_EQ_INT(s->value[1], -200);
+		CHECK_EQ_INT(sample_value(s)[0], -2);
+		CHECK_EQ_INT(sample_value(s)[1], -200);
 	}
 	/* Only in base: enters negated. */
 	if (CHECK((s = find_sample(p, C, 2)) != NULL)) {
-		CHECK_EQ_INT(s->value[0], -4);
-		CHECK_EQ_INT(s->value[1], -400);
+		CHECK_EQ_INT(sample_value(s)[0], -4);
+		CHECK_EQ_INT(sample_value(s)[1], -400);
 	}
 	if (CHECK((s = find_sample(p, D, 1)) != NULL))
-		CHECK_EQ_INT(s->value[0], 0);
+		CHECK_EQ_INT(sample_value(s)[0], 0);
 	CHECK_EQ_INT(p->nsample, 4);
 	CHECK(locations_owned(p));
 	CHECK_EQ_INT(base->nsample, 4);
-	CHECK_EQ_INT(find_sample(base, A, 2)->value[0], 2);
+	CHECK_EQ_INT(sample_value(find_sample(base, A, 2))[0], 2);
 	profile_free(base);
 	profile_free(p);
 }
@@ -575,16 +575,16 @@ TEST(subtract_drop_negative)
 	subtract_inputs(&p, &base);
 	profile_subtract(p, base, 1);
 	if (CHECK((s = find_sample(p, A, 2)) != NULL)) {
-		CHECK_EQ_INT(s->value[0], 3);
-		CHECK_EQ_INT(s->value[1], 300);
+		CHECK_EQ_INT(sample_value(s)[0], 3);
+		CHECK_EQ_INT(sample_value(s)[1], 300);
 	}
 	/* Negative results become 0. */
 	if (CHECK((s = find_sample(p, B, 2)) != NULL)) {
-		CHECK_EQ_INT(s->value[0], 0);
-		CHECK_EQ_INT(s->value[1], 0);
+		CHECK_EQ_INT(sample_value(s)[0], 0);
+		CHECK_EQ_INT(sample_value(s)[1], 0);
 	}
 	if (CHECK((s = find_sample(p, D, 1)) != NULL))
-		CHECK_EQ_INT(s->value[0], 0);
+		CHECK_EQ_INT(sample_value(s)[0], 0);
 	/* Stacks only in base are not added. */
 	CHECK(find_sample(p, C, 2) == NULL);
 	CHECK_EQ_INT(p->nsample, 3);
@@ -601,7 +601,7 @@ TEST(clone_by_merge_into_empty)
 	profile_merge(q, p, 1);
 	CHECK_EQ_INT(q->nsample, 1);
 	if (CHECK(find_sample(q, A, 2) != NULL))
-		CHECK_EQ_INT(find_sample(q, A, 2)->value[1], 2);
+		CHECK_EQ_INT(sample_value(find_sample(q, A, 2))[1], 2);
 	profile_free(p);
 	profile_free(q);
 }

@@ -125,7 +125,7 @@ TEST(labels_make_samples)
 	lab[2] = p->sample[1]->label[1];
 	profile_add_sample_labels(p, stack, 2, v, lab, 3);
 	CHECK_EQ_INT(p->nsample, 2);
-	CHECK_EQ_INT(p->sample[1]->value[0], 3);
+	CHECK_EQ_INT(sample_value(p->sample[1])[0], 3);
 	/* Go's order: string labels by key, then numeric ones. */
 	CHECK_STR(p->sample[1]->label[0].key, "phase");
 	CHECK_STR(p->sample[1]->label[1].key, "worker");
@@ -133,7 +133,7 @@ TEST(labels_make_samples)
 	/* No labels: the label-less sample. */
 	profile_add_sample_labels(p, stack, 2, v, lab, 0);
 	CHECK_EQ_INT(p->nsample, 2);
-	CHECK_EQ_INT(p->sample[0]->value[0], 3);
+	CHECK_EQ_INT(sample_value(p->sample[0])[0], 3);
 	profile_free(p);
 }
 
@@ -337,11 +337,11 @@ TEST(samples_read_by_hand)
 	}
 	if (CHECK_EQ_INT(q->nsample, 3)) {
 		CHECK_STR(stack_of(q, 0), "10 20");
-		CHECK_EQ_INT(q->sample[0]->value[0], 8);
+		CHECK_EQ_INT(sample_value(q->sample[0])[0], 8);
 		CHECK_STR(stack_of(q, 1), "20 10");
-		CHECK_EQ_INT(q->sample[1]->value[0], 4);
+		CHECK_EQ_INT(sample_value(q->sample[1])[0], 4);
 		CHECK_STR(stack_of(q, 2), "10 20");
-		CHECK_EQ_INT(q->sample[2]->value[0], 5);
+		CHECK_EQ_INT(sample_value(q->sample[2])[0], 5);
 		if (CHECK_EQ_INT(q->sample[2]->nlabel, 1)) {
 			CHECK_STR(q->sample[2]->label[0].key, "k");
 			CHECK_STR(q->sample[2]->label[0].str, "v");
@@ -471,7 +471,7 @@ TEST(many_samples_in_order)
 				const struct sample *a = p->sample[i], *b = q->sample[i];
 
 				wrong += a->nlocation != b->nlocation || a->nlabel != b->nlabel ||
-					 a->value[0] != b->value[0];
+					 sample_value(a)[0] != sample_value(b)[0];
 				for (j = 0; j < a->nlocation && j < b->nlocation; j++)
 					wrong += sample_location(p, a, j)->address !=
 						 sample_location(q, b, j)->address;
@@ -672,7 +672,7 @@ TEST(merge_keeps_labels_and_lines)
 	profile_merge(dst, src, 1);
 	if (CHECK_EQ_INT(dst->nsample, 2)) {
 		CHECK_EQ_INT(dst->sample[1]->nlabel, 3);
-		CHECK_EQ_INT(dst->sample[1]->value[1], 20);
+		CHECK_EQ_INT(sample_value(dst->sample[1])[1], 20);
 		CHECK(dst->sample[1]->label[0].key == profile_intern(dst, "phase"));
 	}
 	if (CHECK_EQ_INT(dst->nlocation, 2) && CHECK_EQ_INT(dst->location[0]->nline, 2))

@@ -63,11 +63,11 @@ static void check_standard(const struct profile *p, unsigned bits)
 	CHECK(p->nsample_type >= 1);
 	CHECK_EQ_INT(p->period, 10000 * 1000);     /* 10000 us, in ns */
 	if (CHECK((s = find_sample(p, k1, 3)) != NULL))
-		CHECK_EQ_INT(s->value[0], 6);
+		CHECK_EQ_INT(sample_value(s)[0], 6);
 	if (CHECK((s = find_sample(p, k2, 2)) != NULL))
-		CHECK_EQ_INT(s->value[0], 2);
+		CHECK_EQ_INT(sample_value(s)[0], 2);
 	if (CHECK((s = find_sample(p, k3, 2)) != NULL))
-		CHECK_EQ_INT(s->value[0], 9);
+		CHECK_EQ_INT(sample_value(s)[0], 9);
 	/* Callers are looked up inside the call; the leaf is exact. */
 	CHECK(find_location(p, 0x1000) != NULL);
 	CHECK(find_location(p, 0x0fff) == NULL);
@@ -115,8 +115,8 @@ TEST(same_samples_in_every_layout)
 				for (j = 0; j < a->nlocation && j < 8; j++)
 					addr[j] = sample_location(first, a, j)->address;
 				b = find_sample(p, addr, a->nlocation);
-				CHECK(b != NULL && !memcmp(a->value, b->value,
-							   first->nsample_type * sizeof(*a->value)));
+				CHECK(b != NULL && !memcmp(sample_value(a), sample_value(b),
+							   first->nsample_type * sizeof(int64_t)));
 			}
 			profile_free(p);
 		}
@@ -173,7 +173,7 @@ TEST(zero_pc_ends_data)
 	if (CHECK_EQ_INT(filebuf_load(&g, "t.prof", g.sb.len, &p, &e), 0)) {
 		CHECK_EQ_INT(p->nsample, 1);
 		if (CHECK(find_sample(p, ka, 2) != NULL))
-			CHECK_EQ_INT(find_sample(p, ka, 2)->value[0], 4);
+			CHECK_EQ_INT(sample_value(find_sample(p, ka, 2))[0], 4);
 		CHECK(find_location(p, 0x5000) == NULL);
 		CHECK(find_location(p, 0x4000) == NULL && find_location(p, 0x3fff) == NULL);
 		profile_free(p);

@@ -25,7 +25,7 @@ static int64_t value(const struct profile *p, const uint64_t *stack, size_t n, s
 {
 	const struct sample *s = find_sample(p, stack, n);
 
-	return s ? s->value[i] : -1;
+	return s ? sample_value(s)[i] : -1;
 }
 
 TEST(heap_profiler_dump)
@@ -99,7 +99,7 @@ TEST(heap_signed_header)
 				 "1: 8589934592 [ 1: 8589934592] @ 0x1000\n", NULL, &e);
 
 	if (CHECK(p)) {
-		CHECK_EQ_INT(p->sample[0]->value[1], 8589934592LL);
+		CHECK_EQ_INT(sample_value(p->sample[0])[1], 8589934592LL);
 		profile_free(p);
 	}
 }

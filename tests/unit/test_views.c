@@ -389,7 +389,7 @@ static int stacks_in_order(const struct profile *p, const struct report *r, cons
 				return 0;
 			continue;
 		}
-		if (!has || rs->count != p->sample[i]->value[0] || rs->nchain != rs->n ||
+		if (!has || rs->count != sample_value(p->sample[i])[0] || rs->nchain != rs->n ||
 		    strcmp(r->entry[rs->entry[rs->n - 1]].key, "main"))
 			return 0;
 		k++;
