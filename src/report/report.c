@@ -2400,7 +2400,7 @@ static int unchanged(const struct builder *b, const uint32_t *skip, int filtered
 	return 1;
 }
 
-#define AHEAD 8  /* stacks between the hints for a stack's locations and their infos */
+#define AHEAD 12  /* stacks between the hints for a stack's locations and their infos */
 #define SUMS_IN_CACHE 32768  /* entries whose sums (512 kB) stay in the cache, about */
 
 /* What the reduction reads of location index k, into the cache: its filter flags when filtering. */
