@@ -494,9 +494,12 @@ static struct sample *add_sample(struct profile *p, const uint32_t *ids, size_t 
 
 	HTAB_FIND(t, h, k, same_sample(p->sample[t->slot[k].idx - 1], ids, n, label, nlabel));
 	if (t->slot[k].idx) {
+		int64_t *v;
+
 		s = p->sample[t->slot[k].idx - 1];
+		v = sample_value(s);
 		for (i = 0; i < p->nsample_type; i++)
-			sample_value(s)[i] = sat_add(sample_value(s)[i], value[i]);
+			v[i] = sat_add(v[i], value[i]);
 		return s;
 	}
 	/* One block: the sample, its stack, its values (8-byte aligned), its labels. */
@@ -768,9 +771,12 @@ static void rescale(struct profile *p, int64_t value_scale)
 	int64_t f = value_scale / profile_value_scale(p);
 	size_t i, j;
 
-	for (i = 0; i < p->nsample; i++)
+	for (i = 0; i < p->nsample; i++) {
+		int64_t *v = sample_value(p->sample[i]);
+
 		for (j = 0; j < p->nsample_type; j++)
-			sample_value(p->sample[i])[j] = sat_mul(sample_value(p->sample[i])[j], f);
+			v[j] = sat_mul(v[j], f);
+	}
 	p->value_scale = value_scale;
 }
 
@@ -778,11 +784,12 @@ static void rescale(struct profile *p, int64_t value_scale)
 static void scaled_values(const struct profile *dst, const struct profile *src,
 			  const struct sample *s, int64_t scale, int64_t *val)
 {
+	const int64_t *v = sample_value(s);
 	size_t j;
 
 	for (j = 0; j < dst->nsample_type; j++)
 		/* -INT64_MIN does not exist. */
-		val[j] = sat_mul(scale > 0 ? sample_value(s)[j] : sample_value(s)[j] == INT64_MIN ? INT64_MAX : -sample_value(s)[j],
+		val[j] = sat_mul(scale > 0 ? v[j] : v[j] == INT64_MIN ? INT64_MAX : -v[j],
 				 src_factor(dst, src));
 }
 
@@ -882,10 +889,13 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 			}
 			scaled_values(dst, src, s, scale, val);
 			d = add_sample(dst, ids, s->nlocation, val, hash[k], lab, s->nlabel);
-			if (drop_negative)
+			if (drop_negative) {
+				int64_t *v = sample_value(d);
+
 				for (j = 0; j < dst->nsample_type; j++)
-					if (sample_value(d)[j] < 0)
-						sample_value(d)[j] = 0;
+					if (v[j] < 0)
+						v[j] = 0;
+			}
 		}
 	}
 	if (queue)

@@ -272,15 +272,15 @@ static int contention_raw(FILE *out, const struct profile *q, const uint64_t *ad
 		fprintf(out, "ms since reset = %lld\n", (long long)(q->duration_nanos / 1000000));
 	for (i = 0; i < q->nsample; i++) {
 		const struct sample *s = q->sample[i];
+		const int64_t *v = sample_value(s);
 
 		if (!s->nlocation)
 			continue;
 		/* Whole nanoseconds and contentions, as pprof's patterns want them. */
-		if (sample_value(s)[0] / scale)
-			fprintf(out, "%lld %lld @", (long long)(sample_value(s)[1] / scale),
-				(long long)(sample_value(s)[0] / scale));
+		if (v[0] / scale)
+			fprintf(out, "%lld %lld @", (long long)(v[1] / scale), (long long)(v[0] / scale));
 		else
-			fprintf(out, "%lld @", (long long)(sample_value(s)[1] / scale));
+			fprintf(out, "%lld @", (long long)(v[1] / scale));
 		for (j = 0; j < s->nlocation; j++)
 			fprintf(out, " 0x%llx", (unsigned long long)addr[sample_stack(s)[j]]);
 		fputc('\n', out);

@@ -265,7 +265,7 @@ static void pre_encode(const struct writer *w, const struct sample *s, struct pb
 		put_message(o, 1, u);
 	/* Fixed-point values become whole numbers, fractions dropped (Go's int64()). */
 	for (k = 0; k < w->p->nsample_type; k++)
-		put_varint(u, (uint64_t)(scale > 1 ? sample_value(s)[k] / scale : sample_value(s)[k]));
+		put_varint(u, (uint64_t)(sample_value(s)[k] / (scale > 1 ? scale : 1)));
 	if (u->n)
 		put_message(o, 2, u);
 }

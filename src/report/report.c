@@ -2251,11 +2251,12 @@ static int pick_value(const struct profile *p, const struct report_options *o, i
 
 static int64_t value_of(const struct profile *p, const struct sample *s, int si, int mean)
 {
+	const int64_t *v = sample_value(s);
+
 	if (!mean)
-		return sample_value(s)[si];
+		return v[si];
 	/* A mean keeps the fixed-point unit of the values. */
-	return sample_value(s)[0] ? sat_mul(sample_value(s)[si], profile_value_scale(p)) /
-			     sample_value(s)[0] : 0;
+	return v[0] ? sat_mul(v[si], profile_value_scale(p)) / v[0] : 0;
 }
 
 int64_t report_sample_value(const struct profile *p, const struct sample *s,

@@ -462,18 +462,19 @@ static void attribute(struct profile *p, const struct gtab *t, const struct imag
 	}
 	for (i = 0; i < p->nsample; i++) {
 		struct sample *s = p->sample[i];
+		int64_t *v = sample_value(s);
 
-		if (s->nlocation == 2 && sample_value(s)[1]) {
+		if (s->nlocation == 2 && v[1]) {
 			long callee_sym = sym[sample_stack(s)[0]];
 			long caller_sym = sym[sample_stack(s)[1]];
 
 			/* Unknown ends, and self-recursion (not in gprof's calls column). */
 			if (callee_sym < 0 || caller_sym < 0 || callee_sym == caller_sym)
-				sample_value(s)[1] = 0;
+				v[1] = 0;
 		}
 		if (s->nlocation == 1 && sym[sample_stack(s)[0]] >= 0 &&
 		    t->sym[sym[sample_stack(s)[0]]].excluded)
-			sample_value(s)[0] = 0;
+			v[0] = 0;
 	}
 	free(sym);
 	free(callee);
