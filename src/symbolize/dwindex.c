@@ -736,29 +736,20 @@ static void line_at(struct dwindex *ix, struct unit *u, uint64_t addr, const cha
 		*line = ln;
 }
 
-/* Lowers *keep to the distance from addr to where node n, which does not hold addr, starts above it. */
-static void keep_below(const struct unit *u, const struct node *n, uint64_t addr, uint64_t *keep)
+/*
+ * Lowers *keep to the distance from addr to the nearest edge of node n's
+ * ranges above it: where one that holds addr ends, where another starts.
+ */
+static void keep_edges(const struct unit *u, const struct node *n, uint64_t addr, uint64_t *keep)
 {
 	uint32_t i;
 
 	for (i = 0; i < n->nrange; i++) {
 		const struct range *r = &u->range[n->first_range + i];
+		uint64_t edge = r->lo > addr ? r->lo : r->hi > addr ? r->hi : 0;
 
-		if (r->lo > addr && r->lo - addr < *keep)
-			*keep = r->lo - addr;
-	}
-}
-
-/* Lowers *keep to the distance from addr to the end of n's range that holds it (n holds addr). */
-static void keep_within(const struct unit *u, const struct node *n, uint64_t addr, uint64_t *keep)
-{
-	uint32_t i;
-
-	for (i = 0; i < n->nrange; i++) {
-		const struct range *r = &u->range[n->first_range + i];
-
-		if (addr >= r->lo && addr < r->hi && r->hi - addr < *keep)
-			*keep = r->hi - addr;
+		if (edge && edge - addr < *keep)
+			*keep = edge - addr;
 	}
 }
 
@@ -818,14 +809,17 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		if (u->node[cur].pending)
 			expand(u, cur);
 		chain[depth++] = cur;
-		/* Children before the one taken, or all of them at the last level, may start above. */
+		/*
+		 * The one taken must hold on; those before it (all of them at
+		 * the last level) must not start.
+		 */
 		for (c = u->node[cur].first_child; c >= 0; c = u->node[c].next_sibling) {
 			if (node_contains(u, &u->node[c], addr))
 				break;
-			keep_below(u, &u->node[c], addr, &keep);
+			keep_edges(u, &u->node[c], addr, &keep);
 		}
 		if (c >= 0)
-			keep_within(u, &u->node[c], addr, &keep);
+			keep_edges(u, &u->node[c], addr, &keep);
 		cur = c;
 	}
 	/* chain[0] is the subprogram; report innermost first. */

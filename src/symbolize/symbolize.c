@@ -765,8 +765,6 @@ int addr2line(struct object *ob, uint64_t addr, struct frame *fr, uint64_t *same
 	if (n == 0) {
 		const struct elfsym *sym = elfsyms_find_function(&ob->fn_syms, ob->fn_elf, addr);
 
-		if (same)
-			*same = 1;
 		fr[0].name = sym ? sym->name : NULL;
 		fr[0].raw = sym ? sym->raw : NULL;
 		fr[0].file = file ? file : sym ? sym->file : NULL;
