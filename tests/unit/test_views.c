@@ -197,7 +197,6 @@ TEST(diff_base_total)
 	profile_free(p);
 }
 
-/* Whether report_build gives the same report for o with and without cache. */
 /* Whether two reports have the same totals and entries (keys, values, kept rows), in order. */
 static int same_entries(const struct report *a, const struct report *b)
 {
@@ -214,6 +213,7 @@ static int same_entries(const struct report *a, const struct report *b)
 	return same;
 }
 
+/* Whether report_build gives the same report for o with and without cache. */
 static int same_with_cache(const struct profile *p, const struct report_options *o,
 			   struct report_cache *cache)
 {
@@ -992,8 +992,8 @@ TEST(lines_numbered_by_span_and_by_hash)
  * the report one thread makes: by function, line (its keys composed on
  * two threads too), file and file and function (the last three read the
  * lines of each half's (function, line) pairs on a thread), with and
- * without the prompt's cache, with a --diff_base part, and with values whose sums
- * saturate (added in order, on one thread, after all).
+ * without the prompt's cache, with a --diff_base part, and with values
+ * whose sums saturate (added in order, on one thread, after all).
  */
 TEST(locations_and_totals_on_two_threads)
 {
