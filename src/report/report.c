@@ -1809,14 +1809,16 @@ static void remove_second_frames(struct builder *b, uint32_t *skip)
 }
 
 /*
- * An entry's cum in a reducer, and the stamp of the stack that last saw
- * it: what a stack adds to an entry, four to a cache line (every frame
- * adds to one; only the first adds to a flat, kept apart).
+ * An entry's cum and flat in a reducer, and the stamp of the stack that
+ * last saw it: what a stack adds to an entry, in one half of a cache line.
+ * A stack's first entry takes its flat where its cum was just added: with
+ * the flats apart, --addresses (an entry per address, most of them out of
+ * the cache) missed twice on every leaf, and reduced in 82 ms instead of 53.
  */
 struct sums {
-	int64_t cum;
+	int64_t cum, flat;
 	uint32_t seen;
-} __attribute__((aligned(16)));
+} __attribute__((aligned(32)));
 
 /*
  * One thread's share of the reduction: samples [from, to), their sums
@@ -1828,7 +1830,6 @@ struct reducer {
 	int focus, ignore;
 	uint32_t *path;         /* a stack's entries */
 	struct sums *sum;       /* by entry */
-	int64_t *flat;          /* by entry */
 	int64_t local_total, focus_total, kept_total;
 	int interrupted;
 	/*
@@ -1897,7 +1898,7 @@ static int other_only(struct reducer *rd, const struct wstack *w, uint32_t stamp
 	if (keyed) {
 		rd->sum[0].seen = stamp;
 		rd->sum[0].cum = sat_add(rd->sum[0].cum, w->count);
-		rd->flat[0] = sat_add(rd->flat[0], w->count);
+		rd->sum[0].flat = sat_add(rd->sum[0].flat, w->count);
 		rd->local_total = sat_add(rd->local_total, w->count);
 	}
 	return 1;
@@ -1939,7 +1940,7 @@ static void reduce_sums(struct reducer *rd, const struct wstack *w, uint32_t sta
 	}
 	if (first == UINT32_MAX)
 		return;
-	rd->flat[first] = sat_add(rd->flat[first], count);
+	sum[first].flat = sat_add(sum[first].flat, count);
 	rd->local_total = sat_add(rd->local_total, count);
 }
 
@@ -1978,7 +1979,7 @@ static void add_counts(struct reducer *rd, const uint32_t *entry, uint32_t n, in
 {
 	uint32_t j;
 
-	rd->flat[entry[0]] = sat_add(rd->flat[entry[0]], count);
+	rd->sum[entry[0]].flat = sat_add(rd->sum[entry[0]].flat, count);
 	rd->local_total = sat_add(rd->local_total, count);
 	for (j = 0; j < n; j++)
 		rd->sum[entry[j]].cum = sat_add(rd->sum[entry[j]].cum, count);
@@ -2454,9 +2455,6 @@ static void hint_sums(const struct reducer *rd, size_t i)
 
 		if (k < LK_LIST)
 			__builtin_prefetch(&rd->sum[k]);
-		/* The leaf's entry takes the flat. */
-		if (k < LK_LIST && !j)
-			__builtin_prefetch(&rd->flat[k]);
 	}
 }
 
@@ -2618,7 +2616,6 @@ static void reducer_init(struct reducer *rd, struct builder *b, size_t from, siz
 	/* A stack's entries, each once. */
 	rd->path = xcalloc(b->r->nentry + 1, sizeof(*rd->path));
 	rd->sum = xcalloc_lines(b->r->nentry + 1, sizeof(*rd->sum));
-	rd->flat = xcalloc_lines(b->r->nentry + 1, sizeof(*rd->flat));
 	rd->hint_sums = b->lk && b->r->nentry >= SUMS_IN_CACHE;
 	arena_init(&rd->arena);
 }
@@ -2648,7 +2645,7 @@ static void reducer_finish(struct reducer *rd, struct report *r, struct arena *s
 	free(rd->hash);
 
 	for (i = 0; i < r->nentry; i++) {
-		r->entry[i].flat = sat_add(r->entry[i].flat, rd->flat[i]);
+		r->entry[i].flat = sat_add(r->entry[i].flat, rd->sum[i].flat);
 		r->entry[i].cum = sat_add(r->entry[i].cum, rd->sum[i].cum);
 		/* On a stack that stayed, even when its values sum to nothing. */
 		if (rd->sum[i].seen)
@@ -2659,7 +2656,6 @@ static void reducer_finish(struct reducer *rd, struct report *r, struct arena *s
 	r->kept_total = sat_add(r->kept_total, rd->kept_total);
 	free(rd->path);
 	free(rd->sum);
-	free(rd->flat);
 }
 
 size_t report_split_min = 65536;
