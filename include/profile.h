@@ -71,7 +71,7 @@ struct location {
 	uint64_t id;              /* 1-based position in profile->location */
 	struct mapping *mapping;  /* NULL when no mapping covers the address */
 	uint64_t address;
-	struct line *line;        /* inline chain, innermost first; NULL if nline 0 */
+	struct line *line;        /* inline chain, innermost first; NULL if nline 0; may be another location's */
 	uint32_t nline;
 	/*
 	 * With nline 0: whether symbolization was tried (its object was read
@@ -214,6 +214,8 @@ struct function *profile_function(struct profile *p, const char *name, const cha
 				  const char *filename, int64_t start_line, uint64_t symbol_address);
 /* Replaces loc's lines with a copy of n lines. */
 void profile_set_lines(struct profile *p, struct location *loc, const struct line *line, size_t n);
+/* Gives loc from's lines: the same array (no location's lines change in place). */
+void profile_share_lines(struct location *loc, const struct location *from);
 
 /*
  * Adds values (nsample_type of them) to the sample with this stack,

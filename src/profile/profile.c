@@ -357,6 +357,12 @@ void profile_set_lines(struct profile *p, struct location *loc, const struct lin
 	loc->line = n ? arena_memdup(&p->arena, line, n * sizeof(*line)) : NULL;
 }
 
+void profile_share_lines(struct location *loc, const struct location *from)
+{
+	loc->nline = from->nline;
+	loc->line = from->line;
+}
+
 /*
  * Stacks are added, hashed and compared as samples hold them: location
  * indexes (id - 1).  The queue's thread works on indexes alone, never on

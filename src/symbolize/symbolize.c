@@ -861,33 +861,34 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t
 }
 
 /*
- * The lines of the last address looked up, and how many addresses from it
- * on get the same (name_frames): in address order, neighbours mostly do.
+ * The last address looked up, the location given its lines, and how many
+ * addresses from it on get the same (name_frames): in address order,
+ * neighbours mostly do.
  */
 struct last_lines {
 	const struct object *ob;
 	uint64_t addr, same;
-	struct line lines[MAX_FRAMES];
-	int n;                 /* 0: nothing known */
+	const struct location *loc;
 };
 
 static void symbolize_pc(struct symbolizer *s, struct object *ob, struct location *loc,
 			 uint64_t addr, struct strbuf *tmp, struct last_lines *last)
 {
 	struct frame fr[MAX_FRAMES];
-	struct line *lines = last->lines;
+	struct line lines[MAX_FRAMES];
 	struct profile *p = s->strings;
 	int n, i;
 
 	loc->tried = 1;
 	if (last->ob == ob && addr >= last->addr && addr - last->addr < last->same) {
-		profile_set_lines(p, loc, last->n ? lines : NULL, (size_t)last->n);
+		/* One array for them all: fewer bytes for every pass over the lines after. */
+		profile_share_lines(loc, last->loc);
 		return;
 	}
 	n = name_frames(s, ob, addr, loc->address, fr, tmp, &last->same);
 	last->ob = ob;
 	last->addr = addr;
-	last->n = 0;
+	last->loc = loc;
 	if (n == 1 && !fr[0].name && !fr[0].file) {
 		/* Nothing known: no lines. */
 		profile_set_lines(p, loc, NULL, 0);
@@ -915,7 +916,6 @@ static void symbolize_pc(struct symbolizer *s, struct object *ob, struct locatio
 		}
 		lines[i].line = fr[i].line;
 	}
-	last->n = n;
 	profile_set_lines(p, loc, lines, (size_t)n);
 }
 

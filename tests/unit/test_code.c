@@ -298,6 +298,65 @@ TEST(neighbours_share_frames)
 	}
 }
 
+/*
+ * Symbolized in address order, locations whose neighbours name the same
+ * frames are given the neighbour's array of lines, not a copy: locations
+ * at every byte of the program's routines, made in descending order (so
+ * that address order is not theirs), each get the frames a lookup of its
+ * address alone gives, and most share an array.
+ */
+TEST(neighbours_share_line_arrays)
+{
+	const uint64_t lo = 0x4014f0, hi = 0x401900;
+	struct symbolize_options o = { .program = prog };
+	struct profile *p = profile_new(), *q = profile_of_prog();
+	struct strbuf tmp = STRBUF_INIT;
+	struct symbolizer s;
+	struct object *ob;
+	struct err e;
+	size_t shared = 0, bad = 0, i;
+	uint64_t a;
+
+	for (a = hi; a-- > lo;)
+		profile_location(p, a);
+	if (!CHECK(symbolize_profile(p, &o, &e) == 0))
+		goto out;
+	for (i = 1; i < p->nlocation; i++)
+		shared += p->location[i]->nline && p->location[i]->line == p->location[i - 1]->line;
+	symbolizer_init(&s, q, q, &o);
+	ob = program_object(&s);
+	if (!CHECK(ob && ob->ok)) {
+		symbolizer_release(&s);
+		goto out;
+	}
+	object_dwarf(&s, ob);
+	for (i = p->nlocation; i-- > 0;) {
+		const struct location *l = p->location[i];
+		struct frame fr[MAX_FRAMES];
+		int n = name_frames(&s, ob, l->address, l->address, fr, &tmp, NULL), j, same;
+
+		same = l->nline ? (int)l->nline == n : n == 1 && !fr[0].name && !fr[0].file;
+		for (j = 0; same && j < (int)l->nline; j++)
+			same = !strcmp(l->line[j].function->name, fr[j].name ? fr[j].name : "??") &&
+			       !strcmp(l->line[j].function->filename, fr[j].file ? fr[j].file : "") &&
+			       l->line[j].line == fr[j].line;
+		if (!same && bad++ < 5)
+			TEST_NOTE("    %#llx: %u lines, a lookup names %d frames (%s)",
+				  (unsigned long long)l->address, l->nline, n,
+				  fr[0].name ? fr[0].name : "?");
+	}
+	symbolizer_release(&s);
+	CHECK_EQ_INT(bad, 0);
+	/* A few dozen lines over about a thousand bytes, a row every few bytes. */
+	TEST_NOTE("    %zu of %zu locations share the array of the one before", shared,
+		  p->nlocation);
+	CHECK(shared > p->nlocation / 4);
+out:
+	sb_release(&tmp);
+	profile_free(q);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const char *td = getenv("TESTDATA");
@@ -311,5 +370,6 @@ int main(void)
 	RUN(lines_are_disassembly_without_text);
 	RUN(cache_belongs_to_one_profile);
 	RUN(neighbours_share_frames);
+	RUN(neighbours_share_line_arrays);
 	return test_done();
 }
