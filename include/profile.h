@@ -71,7 +71,8 @@ struct location {
 	uint64_t id;              /* 1-based position in profile->location */
 	struct mapping *mapping;  /* NULL when no mapping covers the address */
 	uint64_t address;
-	struct line *line;        /* inline chain, innermost first; NULL if nline 0; may be another location's */
+	/* Inline chain, innermost first; NULL if nline 0.  May be another location's array. */
+	struct line *line;
 	uint32_t nline;
 	/*
 	 * With nline 0: whether symbolization was tried (its object was read
