@@ -303,7 +303,7 @@ TEST(neighbours_share_frames)
  * frames are given the neighbour's array of lines, not a copy: locations
  * at every byte of the program's routines, made in descending order (so
  * that address order is not theirs), each get the frames a lookup of its
- * address alone gives, and most share an array.
+ * address alone gives, and many share an array.
  */
 TEST(neighbours_share_line_arrays)
 {
