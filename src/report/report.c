@@ -2403,7 +2403,7 @@ static int unchanged(const struct builder *b, const uint32_t *skip, int filtered
 }
 
 #define AHEAD 12  /* stacks between the hints for a stack's locations and their infos */
-#define SUMS_IN_CACHE 32768  /* entries whose sums (512 kB) stay in the cache, about */
+#define SUMS_IN_CACHE 16384  /* entries whose sums (32 bytes each, 512 kB) stay in the cache, about */
 
 /* What the reduction reads of location index k, into the cache: its filter flags when filtering. */
 static void hint_info(const struct builder *b, uint32_t k, int filter)
