@@ -158,6 +158,8 @@ struct report_options {
 	 * the prompt's.  Reports of other profiles ignore it.
 	 */
 	struct report_cache *cache;
+	/* NULL, or report_loc_sums_start's of the profile: reports with a cache use them. */
+	struct loc_sums *loc_sums;
 };
 
 /*
@@ -168,6 +170,18 @@ struct report_options {
  */
 struct report_cache *report_cache_new(const struct profile *p);
 void report_cache_free(struct report_cache *c);
+
+/*
+ * Each location's sums of the values (o's choice) of the stacks through
+ * it, added up on a thread of their own from now on: p's samples must not
+ * change until report_loc_sums_free, which waits for the thread (its
+ * locations and functions may).  Reports with a cache take the values of
+ * a report by line or by file and function without filters from them
+ * instead of the stacks, after a report by function without filters.
+ * NULL when no thread could be started.
+ */
+struct loc_sums *report_loc_sums_start(const struct profile *p, const struct report_options *o);
+void report_loc_sums_free(struct loc_sums *ls);
 
 /*
  * The objects behind c's profile for listings (code_open with o), opened

@@ -115,6 +115,18 @@ printf 'top5\ntop3 --cum\ntop -big_blocks\ninuse_objects\ntop\nshow_bytes=true\n
 } >"$W/ref-all.txt"
 same_output "the prompt's top, --cum, -IGNORE and value settings match google-pprof" \
 	"$W/ref-all.txt" "$W/out.txt"
+# Reports by line after one by function, with another value chosen between.
+printf 'top\nlines\ntop\nalloc_space\ntop\nfunctions\ntop\nlines\ntop\n' |
+	"$PPROF" --interactive "$P" "$W/hp.0001.heap" >"$W/out-lines.txt" 2>"$W/err"
+{
+	"$PPROF" --text "$P" "$W/hp.0001.heap" | head -n 11
+	"$PPROF" --text --lines "$P" "$W/hp.0001.heap" | head -n 11
+	"$PPROF" --text --lines --alloc_space "$P" "$W/hp.0001.heap" | head -n 11
+	"$PPROF" --text --alloc_space "$P" "$W/hp.0001.heap" | head -n 11
+	"$PPROF" --text --lines --alloc_space "$P" "$W/hp.0001.heap" | head -n 11
+} >"$W/ours-lines.txt" 2>/dev/null
+same_output "the prompt's reports by line after ones by function equal the command line" \
+	"$W/ours-lines.txt" "$W/out-lines.txt"
 
 # --- 2. contention and heap profiles written here -----------------------------------
 # Contention profiles over the stacks of hp.0001.heap (scripts/gen-contention).

@@ -44,6 +44,17 @@ run 'top100\nfocus=walk\ntop100\nlines\ntop100\nfocus=\nignore=leaf_a\ntop100\nf
   "$PPROF" --text "$G/prog" "$G/prof64le.prof"; } >"$W/textrevisit" 2>/dev/null
 same_output "a session revisiting settings equals the command line each time" "$W/textrevisit" "$W/revisit"
 
+# After a report by function without filters, one by line or by file and
+# function takes its values from each location's sums, added up while the
+# profile was symbolized, and reduces again only the stacks that meet a
+# function twice (walk's recursion here; mix is inlined into mid).
+run 'top100\nlines\ntop100\ngranularity=filefunctions\ntop100 --cum\n' >"$W/sums"
+{ "$PPROF" --text "$G/prog" "$G/prof64le.prof"
+  "$PPROF" --text --lines "$G/prog" "$G/prof64le.prof"
+  "$PPROF" --text --filefunctions --cum "$G/prog" "$G/prof64le.prof"; } >"$W/textsums" 2>/dev/null
+same_output "reports by line and by file and function after one by function equal the command line" \
+	"$W/textsums" "$W/sums"
+
 run 'ignore=leaf\ntop100\nignore=\ntop1\n' >"$W/ignore"
 { "$PPROF" --text --ignore=leaf "$G/prog" "$G/prof64le.prof"
   "$PPROF" --text "$G/prog" "$G/prof64le.prof" | head -n 2; } >"$W/textignore"

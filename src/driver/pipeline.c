@@ -466,6 +466,19 @@ int pipeline_run(const struct options *o)
 		so.cache = symbolize_cache_new();
 	if (o->add_lib && symbolize_add_library(p, o->add_lib, &e) < 0)
 		warnf("%s", e.msg);
+	/*
+	 * The prompt and the web UI: the locations' sums are added up while
+	 * the profile is symbolized, which leaves the samples as they are
+	 * (a reader's own symbolization may not).
+	 */
+	if ((o->http || interactive) && !rd->symbolize) {
+		struct report_options first = *ro;
+		struct err ignored = { { 0 } };
+
+		first.pick = rd->pick;
+		if ((first.sample_index = pipeline_sample_index(p, o->sample_index, &ignored)) >= 0)
+			ro->loc_sums = report_loc_sums_start(p, &first);
+	}
 	if (o->symbolize != SYMBOLIZE_NONE &&
 	    (rd->symbolize ? rd->symbolize : symbolize_profile)(p, &so, &e) < 0) {
 		fprintf(stderr, "pprof: %s\n", e.msg);
@@ -495,6 +508,7 @@ int pipeline_run(const struct options *o)
 	else if ((status = write_report(&run, p, ro, &e)) == 1)
 		fprintf(stderr, "pprof: %s\n", e.msg);
 done:
+	report_loc_sums_free(ro->loc_sums);
 	report_env_release(&env);
 	free(prefixes);
 	free(prefix_buf);

@@ -1,4 +1,5 @@
 /* report.c - gperftools pprof's pipeline from a symbolized profile to keyed flat/cum counts. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,36 @@ struct keyset {
 
 #define KEYSETS 8
 
+/*
+ * report_loc_sums_start's: per location, the values of the stacks through
+ * it, a stack counting once per frame (twice where it meets the location
+ * twice), and of the stacks whose leaf it is.
+ */
+struct locsum {
+	int64_t cum, flat;
+};
+
+struct loc_sums {
+	const struct profile *p;
+	int si, mean;
+	pthread_t thread;
+	int joined;
+	int ok;                 /* no sum overflowed */
+	struct locsum *sum;     /* per location */
+	uint64_t *seen;         /* per location, a bit: in some stack */
+	int64_t total;          /* the values of the samples with a stack */
+};
+
+/*
+ * The samples whose stacks met an entry twice in the cache's first report
+ * by function without filters (values_from_locations reduces them again).
+ */
+struct repeats {
+	const struct keyset *by; /* that report's entries */
+	size_t *sample;
+	size_t n;
+};
+
 /* report.h: what reports of one profile share. */
 struct report_cache {
 	const struct profile *p;
@@ -154,6 +185,7 @@ struct report_cache {
 	int64_t total, go_total;
 	struct keyset keyset[KEYSETS];
 	size_t nkeyset;
+	struct repeats *rep;   /* NULL before such a report */
 	/* report_cache_code's, and the options it was opened with. */
 	struct code *code;
 	const struct symbolize_options *code_o;
@@ -1533,14 +1565,19 @@ static void values_to_cache(struct builder *b, int filtered, const struct arena 
 }
 
 /* A location's entries, innermost first. */
-static const uint32_t *loc_keys(const struct builder *b, const uint32_t *lk, uint32_t *n)
+static const uint32_t *list_keys(const uint32_t *keys, const uint32_t *lk, uint32_t *n)
 {
 	if (*lk < LK_LIST) {
 		*n = 1;
 		return lk;
 	}
-	*n = b->keys[*lk & ~LK_LIST];
-	return b->keys + (*lk & ~LK_LIST) + 1;
+	*n = keys[*lk & ~LK_LIST];
+	return keys + (*lk & ~LK_LIST) + 1;
+}
+
+static const uint32_t *loc_keys(const struct builder *b, const uint32_t *lk, uint32_t *n)
+{
+	return list_keys(b->keys, lk, n);
 }
 
 /* Whether re (which: 0 --focus, 1 --ignore) matches the short name of loc's triple j; once per function. */
@@ -1704,6 +1741,9 @@ void report_cache_free(struct report_cache *c)
 	strtab_free(c->names);
 	arena_release(&c->names_arena);
 	free(c->value);
+	if (c->rep)
+		free(c->rep->sample);
+	free(c->rep);
 	code_close(c->code);
 	free(c);
 }
@@ -1854,6 +1894,16 @@ struct reducer {
 	int copied;             /* merge_stacks: its stacks' arrays went elsewhere (sort_by_first) */
 	/* Samples handed out in chunks to both reducers, instead of [from, to); or NULL. */
 	struct shared_samples *shared;
+	/*
+	 * For the cache's struct repeats: the samples whose stacks meet an
+	 * entry twice (note); merge_stacks: per merged stack whether its
+	 * chain does, and the stamps of the entries a new chain met.
+	 */
+	int note;
+	uint8_t *again;
+	size_t cap_again;
+	uint32_t *met;
+	size_t *repeat, nrepeat, cap_repeat;
 };
 
 /*
@@ -1902,6 +1952,26 @@ static int other_only(struct reducer *rd, const struct wstack *w, uint32_t stamp
 		rd->local_total = sat_add(rd->local_total, w->count);
 	}
 	return 1;
+}
+
+/* struct repeats: sample i's stack meets an entry twice. */
+static void note_repeat(struct reducer *rd, size_t i)
+{
+	GROW(rd->repeat, rd->cap_repeat, rd->nrepeat + 1);
+	rd->repeat[rd->nrepeat++] = i;
+}
+
+/* merge_stacks: whether the chain of stack stamp meets an entry twice. */
+static int meets_twice(struct reducer *rd, const uint32_t *chain, uint32_t n, uint32_t stamp)
+{
+	uint32_t j;
+	int again = 0;
+
+	for (j = 0; j < n; j++) {
+		again |= rd->met[chain[j]] == stamp;
+		rd->met[chain[j]] = stamp;
+	}
+	return again;
 }
 
 /*
@@ -2034,7 +2104,15 @@ static void keep_chain(struct reducer *rd, const struct wstack *w, const uint32_
 	if (rd->merged.slot) {
 		if ((rs = same_stack(rd, chain, nc, w->count, h, &slot))) {
 			rs->count += w->count; /* cannot overflow: reduce_all checked */
+			if (rd->note && rd->again[rs - rd->stack])
+				note_repeat(rd, stamp - 1);
 			return;
+		}
+		if (rd->note) {
+			GROW(rd->again, rd->cap_again, rd->nstack + 1);
+			rd->again[rd->nstack] = (uint8_t)meets_twice(rd, chain, nc, (uint32_t)rd->nstack + 1);
+			if (rd->again[rd->nstack])
+				note_repeat(rd, stamp - 1);
 		}
 		/* Its chain only: sums_of_merged finds the entries once each. */
 		htab_insert(&rd->merged, slot, h, (uint32_t)rd->nstack + 1);
@@ -2258,6 +2336,78 @@ static int64_t value_of(const struct profile *p, const struct sample *s, int si,
 		return v[si];
 	/* A mean keeps the fixed-point unit of the values. */
 	return v[0] ? sat_mul(v[si], profile_value_scale(p)) / v[0] : 0;
+}
+
+/* report_loc_sums_start's thread. */
+static void *add_loc_sums(void *arg)
+{
+	enum { AHEAD = 8 };
+	struct loc_sums *ls = arg;
+	const struct profile *p = ls->p;
+	size_t i, n = p->nsample;
+	int over = 0;
+
+	ls->sum = xcalloc_lines(p->nlocation + 1, sizeof(*ls->sum));
+	ls->seen = xcalloc(p->nlocation / 64 + 1, sizeof(*ls->seen));
+	for (i = 0; i < n; i++) {
+		const struct sample *s = p->sample[i];
+		const uint32_t *ids = sample_stack(s);
+		uint32_t j;
+		int64_t v;
+
+		/* The samples ahead, then the sums of their locations. */
+		if (i + 2 * AHEAD < n)
+			__builtin_prefetch(p->sample[i + 2 * AHEAD]);
+		if (i + AHEAD < n) {
+			const struct sample *a = p->sample[i + AHEAD];
+
+			for (j = 0; j < a->nlocation; j++)
+				__builtin_prefetch(&ls->sum[sample_stack(a)[j]], 1);
+		}
+		if (!s->nlocation)
+			continue;
+		v = value_of(p, s, ls->si, ls->mean);
+		over |= __builtin_add_overflow(ls->total, v, &ls->total);
+		over |= __builtin_add_overflow(ls->sum[ids[0]].flat, v, &ls->sum[ids[0]].flat);
+		for (j = 0; j < s->nlocation; j++) {
+			over |= __builtin_add_overflow(ls->sum[ids[j]].cum, v, &ls->sum[ids[j]].cum);
+			ls->seen[ids[j] / 64] |= (uint64_t)1 << ids[j] % 64;
+		}
+	}
+	ls->ok = !over;
+	return NULL;
+}
+
+struct loc_sums *report_loc_sums_start(const struct profile *p, const struct report_options *o)
+{
+	struct loc_sums *ls = xcalloc(1, sizeof(*ls));
+
+	ls->p = p;
+	ls->si = pick_value(p, o, &ls->mean);
+	if (pthread_create(&ls->thread, NULL, add_loc_sums, ls) != 0) {
+		free(ls);
+		return NULL;
+	}
+	return ls;
+}
+
+/* Whether ls's sums are there to take, once its thread is done. */
+static int loc_sums_ready(struct loc_sums *ls)
+{
+	if (!ls->joined)
+		pthread_join(ls->thread, NULL);
+	ls->joined = 1;
+	return ls->ok;
+}
+
+void report_loc_sums_free(struct loc_sums *ls)
+{
+	if (!ls)
+		return;
+	loc_sums_ready(ls);
+	free(ls->sum);
+	free(ls->seen);
+	free(ls);
 }
 
 int64_t report_sample_value(const struct profile *p, const struct sample *s,
@@ -2764,6 +2914,21 @@ static void merge_reducers(struct reducer *a, struct reducer *b, struct arena *t
 	b->nstack = 0;
 }
 
+/* Both reducers' samples that met an entry twice, to the cache. */
+static void repeats_to_cache(struct builder *b, const struct reducer rd[2])
+{
+	struct repeats *rp = xcalloc(1, sizeof(*rp));
+
+	rp->by = b->keyset;
+	rp->n = rd[0].nrepeat + rd[1].nrepeat;
+	rp->sample = xcalloc(rp->n + 1, sizeof(*rp->sample));
+	if (rd[0].nrepeat)
+		memcpy(rp->sample, rd[0].repeat, rd[0].nrepeat * sizeof(*rp->sample));
+	if (rd[1].nrepeat)
+		memcpy(rp->sample + rd[0].nrepeat, rd[1].repeat, rd[1].nrepeat * sizeof(*rp->sample));
+	b->cache->rep = rp;
+}
+
 /*
  * Reduces every sample's stack; 0, or -1 when interrupted.  The samples
  * are split between two threads when the sums come out the same in any
@@ -2771,12 +2936,13 @@ static void merge_reducers(struct reducer *a, struct reducer *b, struct arena *t
  * which stacks are met (a profile written out, Go's filters that count
  * their matches); kept stacks are put back in sample order.
  */
-static int reduce_all(struct builder *b, int focus, int ignore, int split, struct arena *stacks)
+static int reduce_all(struct builder *b, int focus, int ignore, int split, struct arena *stacks,
+		      int note)
 {
 	struct reducer rd[2];
 	struct shared_samples shared;
 	size_t n = b->p->nsample, mid = n;
-	int ret;
+	int ret, t;
 
 	if (split && n >= report_split_min && !b->out && !b->gf)
 		mid = n / 2;
@@ -2803,6 +2969,11 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split, struc
 	}
 	rd[0].focus = rd[1].focus = focus;
 	rd[0].ignore = rd[1].ignore = ignore;
+	for (t = 0; t < 2 && note; t++) {
+		rd[t].note = 1;
+		if (rd[t].merged.slot)
+			rd[t].met = xcalloc(b->r->nentry + 1, sizeof(*rd[t].met));
+	}
 	if (mid < n) {
 		run_both(reduce_range, &rd[0], &rd[1]);
 	} else {
@@ -2822,12 +2993,130 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split, struc
 	}
 	reducer_finish(&rd[0], b->r, stacks);
 	reducer_finish(&rd[1], b->r, stacks);
+	if (note && ret == 0)
+		repeats_to_cache(b, rd);
+	for (t = 0; t < 2; t++) {
+		free(rd[t].met);
+		free(rd[t].again);
+		free(rd[t].repeat);
+	}
 	/* What filters kept can be far fewer. */
 	if (b->r->stack && b->r->nstack + 1 < b->r->cap_stack) {
 		b->r->stack = xrealloc(b->r->stack, (b->r->nstack + 1) * sizeof(*b->r->stack));
 		b->r->cap_stack = b->r->nstack + 1;
 	}
 	return ret;
+}
+
+static int loc_sums_ready(struct loc_sums *ls);
+
+/* Whether no sample lost a second frame (remove_second_frames). */
+static int whole_stacks(const struct builder *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->p->nsample; i++)
+		if (b->skip[i] != 1)
+			return 0;
+	return 1;
+}
+
+/*
+ * a + b and a - b modulo 2^64: values_from_locations' sums may pass
+ * values past int64_t's on their way to their own, which are not (split).
+ */
+static int64_t wrap_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t wrap_sub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
+/*
+ * An unfiltered report by line, or by file and function, from the
+ * locations' sums (o->loc_sums) instead of the stacks: each location's
+ * sums go to its entries, then the stacks that the cache's report by
+ * function found meeting an entry twice are taken out and reduced as
+ * stacks.  That holds when every entry of b's is of one entry of that
+ * report's, level by level, and every location has entries: then a stack
+ * that meets no entry of that report's twice meets none of b's twice, and
+ * its first frame has its flat.  1 when the values were made so; 0 when
+ * they cannot be (the stacks are reduced); -1 when interrupted.
+ */
+static int values_from_locations(struct builder *b, int filtered, int split)
+{
+	const struct report_options *o = b->o;
+	struct loc_sums *ls = o->loc_sums;
+	const struct repeats *rp = b->cache ? b->cache->rep : NULL;
+	const struct profile *p = b->p;
+	struct reducer rd;
+	uint32_t *of;
+	size_t i;
+	int ok = 1;
+
+	if (!ls || ls->p != p || !rp || !split || !unfiltered(b, filtered) || o->keep_stacks ||
+	    (o->granularity != GRAN_LINES && o->granularity != GRAN_FILEFUNCTIONS) ||
+	    ls->si != b->si || ls->mean != b->mean || !whole_stacks(b) ||
+	    !same_name_settings(rp->by->names, name_settings_of(o)) || !loc_sums_ready(ls))
+		return 0;
+	reducer_init(&rd, b, 0, p->nsample);
+	/* Per entry, the entry + 1 by function of the levels that have it. */
+	of = xcalloc(b->r->nentry + 1, sizeof(*of));
+	for (i = 0; ok && i < p->nlocation; i++) {
+		const struct locsum *l = &ls->sum[i];
+		uint32_t n, nby, j;
+		const uint32_t *k = loc_keys(b, &b->lk[i], &n);
+		const uint32_t *by = list_keys(rp->by->keys, &rp->by->lk[i], &nby);
+
+		ok = n && n == nby;
+		for (j = 0; ok && j < n; j++) {
+			if (!of[k[j]])
+				of[k[j]] = by[j] + 1;
+			ok = of[k[j]] == by[j] + 1;
+		}
+		if (!ok || !has_bit(ls->seen, (uint32_t)i))
+			continue;
+		for (j = 0; j < n; j++) {
+			rd.sum[k[j]].cum = wrap_add(rd.sum[k[j]].cum, l->cum);
+			/* Never a stamp: those are sample places + 1. */
+			rd.sum[k[j]].seen = UINT32_MAX;
+		}
+		rd.sum[k[0]].flat = wrap_add(rd.sum[k[0]].flat, l->flat);
+	}
+	free(of);
+	if (!ok) {
+		free(rd.path);
+		free(rd.sum);
+		return 0;
+	}
+	for (i = 0; i < rp->n; i++) {
+		struct wstack w;
+		uint32_t j;
+		int kept = take_stack(&rd, &w, rp->sample[i]);
+
+		if (kept < 0)
+			break;
+		if (!kept)
+			continue;
+		/* What each frame added, then the stack's own. */
+		for (j = 0; j < w.n; j++) {
+			uint32_t n, m;
+			const uint32_t *k = loc_keys(b, &b->lk[w.ids[j]], &n);
+
+			for (m = 0; m < n; m++)
+				rd.sum[k[m]].cum = wrap_sub(rd.sum[k[m]].cum, w.count);
+			if (j == 0)
+				rd.sum[k[0]].flat = wrap_sub(rd.sum[k[0]].flat, w.count);
+		}
+		reduce_sums(&rd, &w, (uint32_t)(rp->sample[i] + 1));
+	}
+	/* Every stack stayed and had entries. */
+	rd.local_total = rd.focus_total = rd.kept_total = ls->total;
+	reducer_finish(&rd, b->r, &b->r->arena);
+	return rd.interrupted ? -1 : 1;
 }
 
 /*
@@ -2842,7 +3131,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 	struct regex *focus = NULL, *ignore = NULL;
 	struct report_options graph_o;
 	size_t i;
-	int ret = -1, split;
+	int ret = -1, split, from;
 
 	memset(r, 0, sizeof(*r));
 	arena_init(&r->arena);
@@ -2900,10 +3189,24 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		graph_o.keep_stacks = graph_o.merge_stacks = 1;
 		b.o = &graph_o;
 	}
-	if (!values_from_cache(&b, focus || ignore)) {
+	from = values_from_cache(&b, focus || ignore) ? 1
+								: values_from_locations(&b, focus || ignore, split);
+	if (from < 0) {
+		err_set(e, "interrupted");
+		goto out;
+	}
+	if (!from) {
 		struct arena *stacks = stacks_arena(&b, focus || ignore, split);
+		/*
+		 * The cache's first report by function without filters (which
+		 * merges its stacks) says which stacks meet a function twice.
+		 */
+		int note = b.cache && !b.cache->rep && o->granularity == GRAN_FUNCTIONS &&
+			   !o->show_addresses && o->loc_sums && b.o->keep_stacks &&
+			   b.o->merge_stacks && split && unfiltered(&b, focus || ignore) &&
+			   whole_stacks(&b);
 
-		if (reduce_all(&b, focus != NULL, ignore != NULL, split, stacks) < 0) {
+		if (reduce_all(&b, focus != NULL, ignore != NULL, split, stacks, note) < 0) {
 			err_set(e, "interrupted");
 			goto out;
 		}
