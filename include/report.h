@@ -177,10 +177,18 @@ void report_cache_free(struct report_cache *c);
  * change until report_loc_sums_free, which waits for the thread (its
  * locations and functions may).  Reports with a cache take the values of
  * a report by line or by file and function without filters from them
- * instead of the stacks, after a report by function without filters.
- * NULL when no thread could be started.
+ * instead of the stacks, after a report by function without filters, and
+ * the first takes each sample's value and their totals.  NULL when no
+ * thread could be started.
  */
 struct loc_sums *report_loc_sums_start(const struct profile *p, const struct report_options *o);
+/*
+ * p is symbolized, and its locations and functions do not change any more:
+ * after the first report with a cache, the (function, line) numbers that
+ * reports by line and focus matching use are made on another thread, beside
+ * what comes next.  ls may be NULL.
+ */
+void report_loc_sums_symbolized(struct loc_sums *ls);
 void report_loc_sums_free(struct loc_sums *ls);
 
 /*

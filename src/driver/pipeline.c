@@ -484,6 +484,7 @@ int pipeline_run(const struct options *o)
 		fprintf(stderr, "pprof: %s\n", e.msg);
 		goto done;
 	}
+	report_loc_sums_symbolized(ro->loc_sums);
 	ro->program = shown_program;
 	ro->regex = o->format_arg;
 	ro->symbolize = &so;

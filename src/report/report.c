@@ -150,7 +150,16 @@ struct loc_sums {
 	int ok;                 /* no sum overflowed */
 	struct locsum *sum;     /* per location */
 	uint64_t *seen;         /* per location, a bit: in some stack */
-	int64_t total;          /* the values of the samples with a stack */
+	int64_t stacked;        /* the values of the samples with a stack */
+	/* go_totals' of every sample, for the cache's first report to take. */
+	int64_t *value;
+	__int128 total, all, base;
+	int diff;
+	/* After the first report, on a thread of their own: fl_make's numbers. */
+	int symbolized;
+	pthread_t lines_thread;
+	int lines_started, lines_joined;
+	struct fltable *fl;
 };
 
 /*
@@ -551,32 +560,27 @@ static uint32_t sparse_number(struct fltable *t, struct htab *index, size_t *cap
 }
 
 /*
- * The profile's (function, line) numbers: the cache's, else made (and
- * given to it), in the order the locations meet the pairs.  A function's
- * lines are mostly a few dozen close together: its pairs have places
- * (slots) from its base on, by the line less its lowest, and no table is
- * looked up.  A function whose lines are farther apart (its places would
- * be more than four a triple met, and 16) has its pairs looked up by hash.
- * From report_key_share_min locations on, each half's lines are read on a
+ * The profile's (function, line) numbers, in the order the locations
+ * meet the pairs.  A function's lines are mostly a few dozen close
+ * together: its pairs have places (slots) from its base on, by the line
+ * less its lowest, and no table is looked up.  A function whose lines are
+ * farther apart (its places would be more than four a triple met, and 16)
+ * has its pairs looked up by hash.  With two_threads, from
+ * report_key_share_min locations on, each half's lines are read on a
  * thread.
  */
-static const struct fltable *fl_table(struct builder *b)
+static struct fltable *fl_make(const struct profile *p, int two_threads)
 {
-	const struct profile *p = b->p;
 	size_t i, k, n = p->nlocation, nf = p->nfunction, cap, slots = 0;
 	struct fltable *t;
 	struct fl_half h[2] = { { .p = p, .from = 0, .to = n }, { .p = p, .from = n, .to = n } };
 	uint32_t *base, *number;
 	struct htab index;
 
-	if (b->fl)
-		return b->fl;
-	if (b->cache && b->cache->fl)
-		return b->fl = b->cache->fl;
 	t = xcalloc(1, sizeof(*t));
 	t->first = h[0].first = h[1].first = xcalloc(n + 1, sizeof(*t->first));
 	h[0].span = xcalloc(nf + 1, sizeof(*h[0].span));
-	if (n >= report_key_share_min) {
+	if (two_threads && n >= report_key_share_min) {
 		h[0].to = h[1].from = n / 2;
 		h[1].span = xcalloc(nf + 1, sizeof(*h[1].span));
 		run_both(collect_lines, &h[0], &h[1]);
@@ -645,6 +649,23 @@ static const struct fltable *fl_table(struct builder *b)
 		free(h[i].line);
 	}
 	free(h[1].tag);
+	return t;
+}
+
+static struct fltable *loc_sums_lines(struct loc_sums *ls, const struct profile *p);
+
+/* fl_make's numbers of b's profile: the cache's, else made (and given to it). */
+static const struct fltable *fl_table(struct builder *b)
+{
+	struct fltable *t;
+
+	if (b->fl)
+		return b->fl;
+	if (b->cache && b->cache->fl)
+		return b->fl = b->cache->fl;
+	/* Made on report_loc_sums_symbolized's thread, for a report with a cache. */
+	if (!b->cache || !(t = loc_sums_lines(b->o->loc_sums, b->p)))
+		t = fl_make(b->p, 1);
 	b->fl = t;
 	if (b->cache)
 		b->cache->fl = t;
@@ -2349,11 +2370,13 @@ static void *add_loc_sums(void *arg)
 
 	ls->sum = xcalloc_lines(p->nlocation + 1, sizeof(*ls->sum));
 	ls->seen = xcalloc(p->nlocation / 64 + 1, sizeof(*ls->seen));
+	ls->value = xcalloc(n + 1, sizeof(*ls->value));
 	for (i = 0; i < n; i++) {
 		const struct sample *s = p->sample[i];
 		const uint32_t *ids = sample_stack(s);
+		int64_t v = value_of(p, s, ls->si, ls->mean);
+		__int128 mag = v < 0 ? -(__int128)v : v;
 		uint32_t j;
-		int64_t v;
 
 		/* The samples ahead, then the sums of their locations. */
 		if (i + 2 * AHEAD < n)
@@ -2364,10 +2387,17 @@ static void *add_loc_sums(void *arg)
 			for (j = 0; j < a->nlocation; j++)
 				__builtin_prefetch(&ls->sum[sample_stack(a)[j]], 1);
 		}
+		/* As total_range adds them up. */
+		ls->value[i] = v;
+		ls->total += v;
+		ls->all += mag;
+		if (s->nlabel && gofilter_diff_base(s)) {
+			ls->base += mag;
+			ls->diff = 1;
+		}
 		if (!s->nlocation)
 			continue;
-		v = value_of(p, s, ls->si, ls->mean);
-		over |= __builtin_add_overflow(ls->total, v, &ls->total);
+		over |= __builtin_add_overflow(ls->stacked, v, &ls->stacked);
 		over |= __builtin_add_overflow(ls->sum[ids[0]].flat, v, &ls->sum[ids[0]].flat);
 		for (j = 0; j < s->nlocation; j++) {
 			over |= __builtin_add_overflow(ls->sum[ids[j]].cum, v, &ls->sum[ids[j]].cum);
@@ -2400,13 +2430,75 @@ static int loc_sums_ready(struct loc_sums *ls)
 	return ls->ok;
 }
 
+static void *make_lines(void *arg)
+{
+	struct loc_sums *ls = arg;
+
+	/* One thread: the first report runs beside it. */
+	ls->fl = fl_make(ls->p, 0);
+	return NULL;
+}
+
+void report_loc_sums_symbolized(struct loc_sums *ls)
+{
+	if (ls)
+		ls->symbolized = 1;
+}
+
+/* After the first report of p with a cache: fl_make's numbers begin on a thread. */
+static void loc_sums_lines_start(struct loc_sums *ls, const struct profile *p)
+{
+	if (ls && ls->p == p && ls->symbolized && !ls->lines_started)
+		ls->lines_started = pthread_create(&ls->lines_thread, NULL, make_lines, ls) == 0;
+}
+
+/* The numbers made on ls's thread, for p, given to the caller; NULL when there are none. */
+static struct fltable *loc_sums_lines(struct loc_sums *ls, const struct profile *p)
+{
+	struct fltable *t;
+
+	if (!ls || ls->p != p || !ls->lines_started)
+		return NULL;
+	if (!ls->lines_joined)
+		pthread_join(ls->lines_thread, NULL);
+	ls->lines_joined = 1;
+	t = ls->fl;
+	ls->fl = NULL;
+	return t;
+}
+
+/*
+ * go_totals from ls: the cache's values, and whether none can saturate;
+ * 0 when ls has not them to give (then go_totals adds them up).
+ */
+static int totals_from_loc_sums(struct loc_sums *ls, const struct profile *p, int si, int mean,
+				struct report_cache *c)
+{
+	if (!ls || ls->p != p || !c || c->value || ls->si != si || ls->mean != mean ||
+	    !ls->value || (loc_sums_ready(ls), ls->all >= INT64_MAX))
+		return 0;
+	c->value = ls->value;
+	ls->value = NULL;
+	c->si = si;
+	c->mean = mean;
+	c->total = (int64_t)ls->total;
+	c->diff = ls->diff && ls->base > 0;
+	c->go_total = c->diff ? (int64_t)ls->base : (int64_t)ls->all;
+	c->split = 1;
+	return 1;
+}
+
 void report_loc_sums_free(struct loc_sums *ls)
 {
 	if (!ls)
 		return;
 	loc_sums_ready(ls);
+	if (ls->lines_started && !ls->lines_joined)
+		pthread_join(ls->lines_thread, NULL);
+	fltable_free(ls->fl);
 	free(ls->sum);
 	free(ls->seen);
+	free(ls->value);
 	free(ls);
 }
 
@@ -2490,12 +2582,13 @@ static int totals_on_two_threads(const struct profile *p, int si, int mean, stru
  * values and the answer.
  */
 static int go_totals(const struct profile *p, int si, int mean, struct report *r,
-		     struct report_cache *c)
+		     struct report_cache *c, struct loc_sums *ls)
 {
 	int64_t all = 0, base = 0;
 	size_t i;
 
-	if (c && c->value && c->si == si && c->mean == mean) {
+	if ((c && c->value && c->si == si && c->mean == mean) ||
+	    totals_from_loc_sums(ls, p, si, mean, c)) {
 		r->total = c->total;
 		r->go_total = c->go_total;
 		r->diff = c->diff;
@@ -3114,7 +3207,7 @@ static int values_from_locations(struct builder *b, int filtered, int split)
 		reduce_sums(&rd, &w, (uint32_t)(rp->sample[i] + 1));
 	}
 	/* Every stack stayed and had entries. */
-	rd.local_total = rd.focus_total = rd.kept_total = ls->total;
+	rd.local_total = rd.focus_total = rd.kept_total = ls->stacked;
 	reducer_finish(&rd, b->r, &b->r->arena);
 	return rd.interrupted ? -1 : 1;
 }
@@ -3150,7 +3243,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		goto out;
 
 	b.cache = cache_for(o->cache, p);
-	split = go_totals(p, b.si, b.mean, r, b.cache);
+	split = go_totals(p, b.si, b.mean, r, b.cache, o->loc_sums);
 	b.fi = xcalloc(p->nfunction + 1, sizeof(*b.fi));
 	b.li = xcalloc(p->nlocation + 1, sizeof(*b.li));
 	build_fninfo(&b);
@@ -3219,6 +3312,8 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		}
 	}
 	gofilter_warn_tags(b.gf, o);
+	if (b.cache)
+		loc_sums_lines_start(o->loc_sums, p);
 	/* Go pprof's --diff_base: percentages of the base. */
 	if (r->diff)
 		r->total = r->local_total = r->go_total;
