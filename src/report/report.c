@@ -142,6 +142,12 @@ struct locsum {
 	int64_t cum, flat;
 };
 
+/* go_totals' sums, exact: the values, their absolute values, those of --diff_base's samples. */
+struct exact_totals {
+	__int128 total, all, base;
+	int diff;
+};
+
 struct loc_sums {
 	const struct profile *p;
 	int si, mean;
@@ -153,8 +159,7 @@ struct loc_sums {
 	int64_t stacked;        /* the values of the samples with a stack */
 	/* go_totals' of every sample, for the cache's first report to take. */
 	int64_t *value;
-	__int128 total, all, base;
-	int diff;
+	struct exact_totals sums;
 	/* After the first report, on a thread of their own: fl_make's numbers. */
 	int symbolized;
 	pthread_t lines_thread;
@@ -2359,6 +2364,19 @@ static int64_t value_of(const struct profile *p, const struct sample *s, int si,
 	return v[0] ? sat_mul(v[si], profile_value_scale(p)) / v[0] : 0;
 }
 
+/* Sample s, of value v, added to t. */
+static void add_exact(struct exact_totals *t, const struct sample *s, int64_t v)
+{
+	__int128 a = v < 0 ? -(__int128)v : v;
+
+	t->total += v;
+	t->all += a;
+	if (s->nlabel && gofilter_diff_base(s)) {
+		t->base += a;
+		t->diff = 1;
+	}
+}
+
 /* report_loc_sums_start's thread. */
 static void *add_loc_sums(void *arg)
 {
@@ -2375,7 +2393,6 @@ static void *add_loc_sums(void *arg)
 		const struct sample *s = p->sample[i];
 		const uint32_t *ids = sample_stack(s);
 		int64_t v = value_of(p, s, ls->si, ls->mean);
-		__int128 mag = v < 0 ? -(__int128)v : v;
 		uint32_t j;
 
 		/* The samples ahead, then the sums of their locations. */
@@ -2387,14 +2404,8 @@ static void *add_loc_sums(void *arg)
 			for (j = 0; j < a->nlocation; j++)
 				__builtin_prefetch(&ls->sum[sample_stack(a)[j]], 1);
 		}
-		/* As total_range adds them up. */
 		ls->value[i] = v;
-		ls->total += v;
-		ls->all += mag;
-		if (s->nlabel && gofilter_diff_base(s)) {
-			ls->base += mag;
-			ls->diff = 1;
-		}
+		add_exact(&ls->sums, s, v);
 		if (!s->nlocation)
 			continue;
 		over |= __builtin_add_overflow(ls->stacked, v, &ls->stacked);
@@ -2475,15 +2486,15 @@ static int totals_from_loc_sums(struct loc_sums *ls, const struct profile *p, in
 				struct report_cache *c)
 {
 	if (!ls || ls->p != p || !c || c->value || ls->si != si || ls->mean != mean ||
-	    !ls->value || (loc_sums_ready(ls), ls->all >= INT64_MAX))
+	    !ls->value || (loc_sums_ready(ls), ls->sums.all >= INT64_MAX))
 		return 0;
 	c->value = ls->value;
 	ls->value = NULL;
 	c->si = si;
 	c->mean = mean;
-	c->total = (int64_t)ls->total;
-	c->diff = ls->diff && ls->base > 0;
-	c->go_total = c->diff ? (int64_t)ls->base : (int64_t)ls->all;
+	c->total = (int64_t)ls->sums.total;
+	c->diff = ls->sums.diff && ls->sums.base > 0;
+	c->go_total = c->diff ? (int64_t)ls->sums.base : (int64_t)ls->sums.all;
 	c->split = 1;
 	return 1;
 }
@@ -2522,8 +2533,7 @@ struct total_share {
 	int si, mean;
 	int64_t *value;         /* the cache's, or NULL */
 	size_t from, to;
-	__int128 total, all, base;
-	int diff;
+	struct exact_totals sums;
 };
 
 /* The exact sums of samples [from, to): values, their absolute values, those of the base's. */
@@ -2535,18 +2545,12 @@ static void *total_range(void *arg)
 	for (i = t->from; i < t->to; i++) {
 		const struct sample *s = t->p->sample[i];
 		int64_t v = value_of(t->p, s, t->si, t->mean);
-		__int128 a = v < 0 ? -(__int128)v : v;
 
 		if (i + 8 < t->to)
 			__builtin_prefetch(t->p->sample[i + 8]);
 		if (t->value)
 			t->value[i] = v;
-		t->total += v;
-		t->all += a;
-		if (s->nlabel && gofilter_diff_base(s)) {
-			t->base += a;
-			t->diff = 1;
-		}
+		add_exact(&t->sums, s, v);
 	}
 	return NULL;
 }
@@ -2565,12 +2569,12 @@ static int totals_on_two_threads(const struct profile *p, int si, int mean, stru
 	h[0].to = h[1].from = p->nsample / 2;
 	h[1].to = p->nsample;
 	run_both(total_range, &h[0], &h[1]);
-	if (h[0].all + h[1].all >= INT64_MAX)
+	if (h[0].sums.all + h[1].sums.all >= INT64_MAX)
 		return 0;
-	r->total = (int64_t)(h[0].total + h[1].total);
-	*all = (int64_t)(h[0].all + h[1].all);
-	*base = (int64_t)(h[0].base + h[1].base);
-	r->diff = h[0].diff || h[1].diff;
+	r->total = (int64_t)(h[0].sums.total + h[1].sums.total);
+	*all = (int64_t)(h[0].sums.all + h[1].sums.all);
+	*base = (int64_t)(h[0].sums.base + h[1].sums.base);
+	r->diff = h[0].sums.diff || h[1].sums.diff;
 	return 1;
 }
 
