@@ -2485,8 +2485,11 @@ static struct fltable *loc_sums_lines(struct loc_sums *ls, const struct profile 
 static int totals_from_loc_sums(struct loc_sums *ls, const struct profile *p, int si, int mean,
 				struct report_cache *c)
 {
-	if (!ls || ls->p != p || !c || c->value || ls->si != si || ls->mean != mean ||
-	    !ls->value || (loc_sums_ready(ls), ls->sums.all >= INT64_MAX))
+	if (!ls || ls->p != p || !c || c->value || ls->si != si || ls->mean != mean)
+		return 0;
+	/* The thread made them: read once it is done. */
+	loc_sums_ready(ls);
+	if (!ls->value || ls->sums.all >= INT64_MAX)
 		return 0;
 	c->value = ls->value;
 	ls->value = NULL;
