@@ -668,7 +668,7 @@ static const struct fltable *fl_table(struct builder *b)
 		return b->fl;
 	if (b->cache && b->cache->fl)
 		return b->fl = b->cache->fl;
-	/* Made on report_loc_sums_symbolized's thread, for a report with a cache. */
+	/* Made on a thread after the cache's first report (loc_sums_lines_start). */
 	if (!b->cache || !(t = loc_sums_lines(b->o->loc_sums, b->p)))
 		t = fl_make(b->p, 1);
 	b->fl = t;
