@@ -254,6 +254,7 @@ struct builder {
 	struct flkey *flk;      /* per number, its entries (build_keys) */
 	uint8_t *flm[2];        /* per number: --focus, --ignore match? 0 unknown, 1 no, 2 yes */
 	uint32_t *skip;         /* per sample: its stack's k (struct wstack) */
+	int cut;                /* remove_second_frames took frames from the samples */
 	uint32_t *outer;        /* per location: its outermost frame's function id, 0 for none */
 	uint32_t *entry_of;     /* per key string's number (entry_for): its entry + 1, 0 for none */
 	size_t nentry_of, cap_entry_of;
@@ -1860,6 +1861,7 @@ static void remove_second_frames(struct builder *b, uint32_t *skip)
 		}
 		if (!b->o->quiet)
 			fprintf(stderr, "Removing %s from all stack traces.\n", name);
+		b->cut = 1;
 		for (i = 0; i < p->nsample; i++) {
 			const struct sample *s = p->sample[i];
 
@@ -2479,27 +2481,40 @@ static struct fltable *loc_sums_lines(struct loc_sums *ls, const struct profile 
 }
 
 /*
- * go_totals from ls: the cache's values, and whether none can saturate;
- * 0 when ls has not them to give (then go_totals adds them up).
+ * go_totals' sums from exact ones: 1, or 0 when they could have
+ * saturated (then the order of the additions matters).  Below INT64_MAX
+ * in all, no sum of any of them in any order saturates.
  */
-static int totals_from_loc_sums(struct loc_sums *ls, const struct profile *p, int si, int mean,
-				struct report_cache *c)
+static int exact_to_report(const struct exact_totals *t, struct report *r, int64_t *all,
+			   int64_t *base)
 {
-	if (!ls || ls->p != p || !c || c->value || ls->si != si || ls->mean != mean)
+	if (t->all >= INT64_MAX)
 		return 0;
+	r->total = (int64_t)t->total;
+	*all = (int64_t)t->all;
+	*base = (int64_t)t->base;
+	r->diff = t->diff;
+	return 1;
+}
+
+/*
+ * go_totals from ls's thread: the samples' values, given to the caller,
+ * with their sums; NULL when ls has not them to give.
+ */
+static int64_t *totals_from_loc_sums(struct loc_sums *ls, const struct profile *p, int si,
+				     int mean, struct report *r, int64_t *all, int64_t *base)
+{
+	int64_t *value;
+
+	if (!ls || ls->p != p || ls->si != si || ls->mean != mean)
+		return NULL;
 	/* The thread made them: read once it is done. */
 	loc_sums_ready(ls);
-	if (!ls->value || ls->sums.all >= INT64_MAX)
-		return 0;
-	c->value = ls->value;
+	if (!ls->value || !exact_to_report(&ls->sums, r, all, base))
+		return NULL;
+	value = ls->value;
 	ls->value = NULL;
-	c->si = si;
-	c->mean = mean;
-	c->total = (int64_t)ls->sums.total;
-	c->diff = ls->sums.diff && ls->sums.base > 0;
-	c->go_total = c->diff ? (int64_t)ls->sums.base : (int64_t)ls->sums.all;
-	c->split = 1;
-	return 1;
+	return value;
 }
 
 void report_loc_sums_free(struct loc_sums *ls)
@@ -2558,11 +2573,7 @@ static void *total_range(void *arg)
 	return NULL;
 }
 
-/*
- * go_totals of many samples, each half's on a thread: 1 when done, 0 when
- * a sum could have saturated (then the order of the additions matters).
- * Below INT64_MAX in all, no sum of any of them in any order saturates.
- */
+/* go_totals of many samples, each half's on a thread, as exact_to_report. */
 static int totals_on_two_threads(const struct profile *p, int si, int mean, struct report *r,
 				 int64_t *value, int64_t *all, int64_t *base)
 {
@@ -2572,13 +2583,11 @@ static int totals_on_two_threads(const struct profile *p, int si, int mean, stru
 	h[0].to = h[1].from = p->nsample / 2;
 	h[1].to = p->nsample;
 	run_both(total_range, &h[0], &h[1]);
-	if (h[0].sums.all + h[1].sums.all >= INT64_MAX)
-		return 0;
-	r->total = (int64_t)(h[0].sums.total + h[1].sums.total);
-	*all = (int64_t)(h[0].sums.all + h[1].sums.all);
-	*base = (int64_t)(h[0].sums.base + h[1].sums.base);
-	r->diff = h[0].sums.diff || h[1].sums.diff;
-	return 1;
+	h[0].sums.total += h[1].sums.total;
+	h[0].sums.all += h[1].sums.all;
+	h[0].sums.base += h[1].sums.base;
+	h[0].sums.diff |= h[1].sums.diff;
+	return exact_to_report(&h[0].sums, r, all, base);
 }
 
 /*
@@ -2591,24 +2600,26 @@ static int totals_on_two_threads(const struct profile *p, int si, int mean, stru
 static int go_totals(const struct profile *p, int si, int mean, struct report *r,
 		     struct report_cache *c, struct loc_sums *ls)
 {
-	int64_t all = 0, base = 0;
+	int64_t all = 0, base = 0, *taken = NULL;
 	size_t i;
 
-	if ((c && c->value && c->si == si && c->mean == mean) ||
-	    totals_from_loc_sums(ls, p, si, mean, c)) {
+	if (c && c->value && c->si == si && c->mean == mean) {
 		r->total = c->total;
 		r->go_total = c->go_total;
 		r->diff = c->diff;
 		return c->split;
 	}
+	/* The cache's first values may be the locations' thread's. */
+	if (c && !c->value)
+		taken = totals_from_loc_sums(ls, p, si, mean, r, &all, &base);
 	if (c) {
 		free(c->value);
-		c->value = xcalloc(p->nsample + 1, sizeof(*c->value));
+		c->value = taken ? taken : xcalloc(p->nsample + 1, sizeof(*c->value));
 		c->si = si;
 		c->mean = mean;
 	}
-	i = 0;
-	if (p->nsample >= report_split_min &&
+	i = taken ? p->nsample : 0;
+	if (!taken && p->nsample >= report_split_min &&
 	    totals_on_two_threads(p, si, mean, r, c ? c->value : NULL, &all, &base))
 		i = p->nsample;
 	for (; i < p->nsample; i++) {
@@ -2637,17 +2648,14 @@ static int go_totals(const struct profile *p, int si, int mean, struct report *r
 }
 
 /* report_profile: whether frame removal and the filters leave every sample as it is. */
-static int unchanged(const struct builder *b, const uint32_t *skip, int filtered)
+static int unchanged(const struct builder *b, int filtered)
 {
 	size_t i;
 
-	if (filtered)
+	if (filtered || b->cut)
 		return 0;
 	for (i = 0; i < b->p->nlocation; i++)
 		if (b->li[i].uninteresting)
-			return 0;
-	for (i = 0; i < b->p->nsample; i++)
-		if (b->p->sample[i]->nlocation && skip[i] != 1)
 			return 0;
 	return 1;
 }
@@ -3110,17 +3118,6 @@ static int reduce_all(struct builder *b, int focus, int ignore, int split, struc
 
 static int loc_sums_ready(struct loc_sums *ls);
 
-/* Whether no sample lost a second frame (remove_second_frames). */
-static int whole_stacks(const struct builder *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->p->nsample; i++)
-		if (b->skip[i] != 1)
-			return 0;
-	return 1;
-}
-
 /*
  * a + b and a - b modulo 2^64: values_from_locations' sums may pass
  * values past int64_t's on their way to their own, which are not (split).
@@ -3159,7 +3156,7 @@ static int values_from_locations(struct builder *b, int filtered, int split)
 
 	if (!ls || ls->p != p || !rp || !split || !unfiltered(b, filtered) || o->keep_stacks ||
 	    (o->granularity != GRAN_LINES && o->granularity != GRAN_FILEFUNCTIONS) ||
-	    ls->si != b->si || ls->mean != b->mean || !whole_stacks(b) ||
+	    ls->si != b->si || ls->mean != b->mean || b->cut ||
 	    !same_name_settings(rp->by->names, name_settings_of(o)) || !loc_sums_ready(ls))
 		return 0;
 	reducer_init(&rd, b, 0, p->nsample);
@@ -3272,7 +3269,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		b.skip[i] = 1;
 	if (o->frames && o->frames->signal_frames)
 		remove_second_frames(&b, b.skip);
-	if (out && unchanged(&b, b.skip, focus || ignore || b.gf)) {
+	if (out && unchanged(&b, focus || ignore || b.gf)) {
 		ret = 1;
 		goto out;
 	}
@@ -3289,8 +3286,10 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		graph_o.keep_stacks = graph_o.merge_stacks = 1;
 		b.o = &graph_o;
 	}
-	from = values_from_cache(&b, focus || ignore) ? 1
-								: values_from_locations(&b, focus || ignore, split);
+	from = values_from_cache(&b, focus || ignore);
+	/* Values from the locations are kept like the stacks' (values_to_cache). */
+	if (!from && (from = values_from_locations(&b, focus || ignore, split)) > 0)
+		values_to_cache(&b, focus || ignore, &r->arena);
 	if (from < 0) {
 		err_set(e, "interrupted");
 		goto out;
@@ -3303,8 +3302,7 @@ static int build(const struct profile *p, const struct report_options *o, struct
 		 */
 		int note = b.cache && !b.cache->rep && o->granularity == GRAN_FUNCTIONS &&
 			   !o->show_addresses && o->loc_sums && b.o->keep_stacks &&
-			   b.o->merge_stacks && split && unfiltered(&b, focus || ignore) &&
-			   whole_stacks(&b);
+			   b.o->merge_stacks && split && unfiltered(&b, focus || ignore) && !b.cut;
 
 		if (reduce_all(&b, focus != NULL, ignore != NULL, split, stacks, note) < 0) {
 			err_set(e, "interrupted");
