@@ -17,6 +17,8 @@ void *xcalloc(size_t n, size_t size);
  * use (such arrays are read at random).
  */
 void *xcalloc_lines(size_t n, size_t size);
+/* xmalloc, from 2 MB on aligned to a huge page, which the kernel is asked to use. */
+void *xmalloc_huge(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* The x-allocators' end: "out of memory allocating n bytes", exit status 1. */
@@ -109,7 +111,8 @@ static inline size_t u64_search_from(const uint64_t *v, size_t n, uint64_t k)
  * Sorts n elements of size sz at base by key(element), ascending and
  * stable, in linear time (a radix sort: for big arrays, where qsort's
  * comparisons cost more than the memory).  Sorting by a second key and
- * then by a first one orders by both.
+ * then by a first one orders by both.  Without a key function (NULL), the
+ * key is the element's first eight bytes, a uint64_t.
  */
 void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *));
 

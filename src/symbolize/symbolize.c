@@ -958,40 +958,25 @@ static void verbose_summary(struct symbolizer *s)
 }
 
 struct work {
-	uint64_t addr;
+	uint64_t addr;         /* first: sort_by_key's key without a function */
 	struct location *loc;  /* kept here: in address order p->location[] is read at random */
-	uint64_t order;        /* the object's: its index in objs */
 };
-
-static uint64_t work_addr(const void *w)
-{
-	return ((const struct work *)w)->addr;
-}
-
-static uint64_t work_order(const void *w)
-{
-	return ((const struct work *)w)->order;
-}
-
-/* Both at once, where addresses fit in 56 bits and orders in 8. */
-static uint64_t work_order_addr(const void *w)
-{
-	return ((const struct work *)w)->order << 56 | ((const struct work *)w)->addr;
-}
 
 void symbolize_locations(struct symbolizer *s, struct profile *p)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	struct last_lines last = { 0 };
-	struct work *work;
-	uint64_t *addrs, high = 0;
-	size_t i, nwork = 0;
+	struct work *work, *by_object;
+	uint64_t *addrs;
+	uint32_t *order;
+	size_t *start, i, o, nobjs, nwork = 0;
 
 	/*
 	 * Assign every address its object, then look them up per object in
 	 * ascending order: binutils' naming depends on lookup order (dwindex.h).
 	 */
-	work = xcalloc(p->nlocation + 1, sizeof(*work));
+	work = xcalloc_lines(p->nlocation + 1, sizeof(*work));
+	order = xcalloc_lines(p->nlocation + 1, sizeof(*order));
 	s->defer_dwarf = 1;
 	for (i = 0; i < p->nlocation; i++) {
 		struct location *loc = p->location[i];
@@ -1012,42 +997,53 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		if (!ob || !ob->ok)
 			continue;
 		work[nwork].loc = loc;
-		work[nwork].order = ob->order;
 		work[nwork].addr = addr;
-		high |= addr >> 56 | ob->order >> 8;
+		order[nwork] = (uint32_t)ob->order;
 		nwork++;
 	}
 	s->defer_dwarf = 0;
 	prefetch_start(s);
-	/* By object, then address: one sort of fewer passes where both fit a key. */
-	if (!high) {
-		sort_by_key(work, nwork, sizeof(*work), work_order_addr);
-	} else {
-		sort_by_key(work, nwork, sizeof(*work), work_addr);
-		sort_by_key(work, nwork, sizeof(*work), work_order);
-	}
-	memset(s->function_memo, 0, sizeof(s->function_memo));
-	addrs = xcalloc(nwork + 1, sizeof(*addrs));
+	/* Grouped by object (one stable pass), then each group sorted by address. */
+	nobjs = s->set->nobjs;
+	start = xcalloc(nobjs + 1, sizeof(*start));
 	for (i = 0; i < nwork; i++)
-		addrs[i] = work[i].addr;
-	for (i = 0; i < nwork; i++) {
-		struct object *ob = s->set->objs[work[i].order];
-
-		/* In address order the locations are scattered: hint the ones ahead. */
-		if (i + 8 < nwork)
-			__builtin_prefetch(work[i + 8].loc, 1);
-		if (i == 0 || work[i].order != work[i - 1].order) {
-			size_t j = i;
-
-			object_dwarf(s, ob);
-			/* Line tables keep only the rows of these addresses. */
-			while (j < nwork && work[j].order == work[i].order)
-				j++;
-			if (ob->dw)
-				dwindex_want(ob->dw, addrs + i, j - i);
-		}
-		symbolize_pc(s, ob, work[i].loc, work[i].addr, &tmp, &last);
+		start[order[i] + 1]++;
+	for (o = 0; o < nobjs; o++)
+		start[o + 1] += start[o];
+	if (nwork && start[order[0] + 1] - start[order[0]] < nwork) {
+		by_object = xcalloc_lines(nwork + 1, sizeof(*by_object));
+		for (i = 0; i < nwork; i++)
+			by_object[start[order[i]]++] = work[i];
+		/* Each start is now its group's end, the next one's start. */
+		memmove(start + 1, start, nobjs * sizeof(*start));
+		start[0] = 0;
+		free(work);
+		work = by_object;
 	}
+	free(order);
+	memset(s->function_memo, 0, sizeof(s->function_memo));
+	addrs = xcalloc_lines(nwork + 1, sizeof(*addrs));
+	for (o = 0; o < nobjs; o++) {
+		struct object *ob = s->set->objs[o];
+		size_t from = start[o], to = start[o + 1];
+
+		if (from == to)
+			continue;
+		sort_by_key(work + from, to - from, sizeof(*work), NULL);
+		for (i = from; i < to; i++)
+			addrs[i] = work[i].addr;
+		object_dwarf(s, ob);
+		/* Line tables keep only the rows of these addresses. */
+		if (ob->dw)
+			dwindex_want(ob->dw, addrs + from, to - from);
+		for (i = from; i < to; i++) {
+			/* In address order the locations are scattered: hint the ones ahead. */
+			if (i + 8 < to)
+				__builtin_prefetch(work[i + 8].loc, 1);
+			symbolize_pc(s, ob, work[i].loc, work[i].addr, &tmp, &last);
+		}
+	}
+	free(start);
 	prefetch_finish(s);
 	/*
 	 * The objects outlive addrs: units read after this keep every row.

@@ -42,6 +42,24 @@ void *xcalloc(size_t n, size_t size)
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
+void *xmalloc_huge(size_t bytes)
+{
+	void *p;
+
+	if (bytes < HUGE_PAGE)
+		return xmalloc(bytes);
+	/*
+	 * Without the advice the kernel backs it page by page, a fault per
+	 * 4 kB; with it, a fault per 2 MB, and fewer TLB misses after.
+	 */
+	if (posix_memalign(&p, HUGE_PAGE, bytes))
+		out_of_memory(bytes);
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 void *xcalloc_lines(size_t n, size_t size)
 {
 	size_t bytes;
@@ -50,14 +68,9 @@ void *xcalloc_lines(size_t n, size_t size)
 	if (size && n > SIZE_MAX / size)
 		out_of_memory(SIZE_MAX);
 	bytes = n * size;
-	if (bytes >= HUGE_PAGE) {
-		/* Big ones are read at random: huge pages spare the TLB. */
-		if (posix_memalign(&p, HUGE_PAGE, bytes))
-			out_of_memory(bytes);
-#ifdef MADV_HUGEPAGE
-		madvise(p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
-#endif
-	} else if (posix_memalign(&p, 64, bytes ? bytes : 1))
+	if (bytes >= HUGE_PAGE)
+		p = xmalloc_huge(bytes);
+	else if (posix_memalign(&p, 64, bytes ? bytes : 1))
 		out_of_memory(bytes);
 	memset(p, 0, bytes);
 	return p;
@@ -208,14 +221,24 @@ uint64_t hash_bytes(const void *p, size_t n)
 	return hash_u64(h ^ w);
 }
 
+/* The key of an element sorted without a key function: its first eight bytes. */
+static inline uint64_t first_u64(const void *e)
+{
+	uint64_t k;
+
+	memcpy(&k, e, sizeof(k));
+	return k;
+}
+
 /*
  * One stable pass over byte b of the keys, from src to dst; at[v] is where
  * the first element whose byte is v goes.  Elements of the common sizes
- * are copied by a fixed-size copy the compiler inlines, not by a call.
+ * are copied by a fixed-size copy the compiler inlines, not by a call,
+ * and keys in the first eight bytes are read in place, not by a call.
  */
-#define RADIX_SCATTER(SZ)                                                                  \
+#define RADIX_SCATTER(SZ, KEY)                                                             \
 	for (i = 0; i < n; i++)                                                            \
-		memcpy(dst + at[(key(src + i * (SZ)) >> (8 * b)) & 0xff]++ * (SZ), src + i * (SZ), \
+		memcpy(dst + at[(KEY(src + i * (SZ)) >> (8 * b)) & 0xff]++ * (SZ), src + i * (SZ), \
 		       (SZ))
 
 static void radix_pass(const char *src, char *dst, size_t n, size_t sz, unsigned b,
@@ -223,21 +246,28 @@ static void radix_pass(const char *src, char *dst, size_t n, size_t sz, unsigned
 {
 	size_t i;
 
+	if (!key) {
+		if (sz == 16)
+			RADIX_SCATTER(16, first_u64);
+		else
+			RADIX_SCATTER(sz, first_u64);
+		return;
+	}
 	switch (sz) {
 	case 8:
-		RADIX_SCATTER(8);
+		RADIX_SCATTER(8, key);
 		break;
 	case 16:
-		RADIX_SCATTER(16);
+		RADIX_SCATTER(16, key);
 		break;
 	case 24:
-		RADIX_SCATTER(24);
+		RADIX_SCATTER(24, key);
 		break;
 	case 32:
-		RADIX_SCATTER(32);
+		RADIX_SCATTER(32, key);
 		break;
 	default:
-		RADIX_SCATTER(sz);
+		RADIX_SCATTER(sz, key);
 		break;
 	}
 }
@@ -255,7 +285,7 @@ void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *))
 	/* Every byte's counts in one reading: a pass leaves them as they are. */
 	memset(count, 0, sizeof(count));
 	for (i = 0; i < n; i++) {
-		uint64_t k = key(src + i * sz);
+		uint64_t k = key ? key(src + i * sz) : first_u64(src + i * sz);
 
 		all_or |= k;
 		all_and &= k;
@@ -268,7 +298,7 @@ void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *))
 		count[6][(k >> 48) & 0xff]++;
 		count[7][k >> 56]++;
 	}
-	tmp = dst = xmalloc(n * sz);
+	tmp = dst = xmalloc_huge(n * sz);
 	/* Bytes in which no two keys differ need no pass. */
 	for (b = 0; b < 8; b++) {
 		size_t sum = 0, v;

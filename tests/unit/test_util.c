@@ -44,7 +44,8 @@ static uint64_t next(uint64_t *s)
 /*
  * Each element size sort_by_key copies by its own path, and one more;
  * keys that differ in a few bytes only (ties among them), in all bytes,
- * and all alike.  The result must equal qsort's by key, then by the
+ * and all alike; by a key function and by the first eight bytes (no
+ * function).  The result must equal qsort's by key, then by the
  * original position: the sort is stable.
  */
 TEST(sort_by_key_sizes)
@@ -53,10 +54,13 @@ TEST(sort_by_key_sizes)
 	static const uint64_t masks[] = { 0xff00000000ff00ffULL, UINT64_MAX, 0 };
 	size_t si, mi, i, n = 5000;
 	uint64_t seed = 88172645463325252ULL;
+	const size_t nsizes = sizeof(sizes) / sizeof(sizes[0]);
 
-	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+	/* Every size twice: by the key function, then without one. */
+	for (si = 0; si < 2 * nsizes; si++)
 		for (mi = 0; mi < sizeof(masks) / sizeof(masks[0]); mi++) {
-			size_t sz = sizes[si];
+			size_t sz = sizes[si % nsizes];
+			int fn = si < nsizes;
 			char *v = calloc(n, sz), *want = calloc(n, sz);
 			int bad = 0;
 
@@ -71,11 +75,12 @@ TEST(sort_by_key_sizes)
 			memcpy(want, v, n * sz);
 			elem_size = sz;
 			qsort(want, n, sz, by_key_then_from);
-			sort_by_key(v, n, sz, elem_key);
+			sort_by_key(v, n, sz, fn ? elem_key : NULL);
 			for (i = 0; i < n; i++)
 				bad += memcmp(v + i * sz, want + i * sz, sz) != 0;
 			if (bad)
-				TEST_NOTE("    size %zu, mask %zu: %d out of place", sz, mi, bad);
+				TEST_NOTE("    size %zu, mask %zu, %s: %d out of place", sz, mi,
+					  fn ? "key function" : "first bytes", bad);
 			CHECK_EQ_INT(bad, 0);
 			free(v);
 			free(want);
