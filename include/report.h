@@ -2,7 +2,7 @@
 #ifndef PPROF_REPORT_H
 #define PPROF_REPORT_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -10,6 +10,8 @@
 #include "err.h"
 #include "profile.h"
 #include "symbolize.h"
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "signal handlers set atomic_int flags");
 
 enum granularity {
 	GRAN_FUNCTIONS,
@@ -121,9 +123,11 @@ struct report_options {
 	int maxdegree;
 	/*
 	 * When set and non-zero (the prompt's SIGINT handler sets it), a
-	 * long report_build stops and fails with "interrupted".
+	 * long report_build stops and fails with "interrupted".  Atomic: a
+	 * signal handler writes it (lock-free, so async-signal-safe), the
+	 * report's threads read it.
 	 */
-	volatile sig_atomic_t *interrupt;
+	atomic_int *interrupt;
 	struct report_env *env;  /* for formats that keep resources (graphs) */
 	/* From the reader row of the profile's format; NULL for the defaults. */
 	const struct frame_rules *frames; /* none removed */

@@ -34,7 +34,7 @@ struct session {
 	int have_last;
 };
 
-static volatile sig_atomic_t interrupted;
+static atomic_int interrupted;
 
 /* Ctrl-C: at the prompt, a fresh line; during a report, back to the prompt. */
 static void on_sigint(int sig)

@@ -2,7 +2,7 @@
 #ifndef PPROF_WEB_PRIVATE_H
 #define PPROF_WEB_PRIVATE_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "options.h"
@@ -20,8 +20,8 @@ struct web {
 	struct options base;
 	/* Every setting at its default: a request's query starts from these. */
 	struct options defaults;
-	/* Set by SIGINT and SIGTERM: the server is stopping. */
-	volatile sig_atomic_t *stop;
+	/* Set by SIGINT and SIGTERM: the server is stopping (read on the server's threads). */
+	atomic_int *stop;
 	int verbose;
 };
 

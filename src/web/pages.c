@@ -600,7 +600,7 @@ static void serve_page(struct web *w, const struct page *pg, int document, const
 	else if (pg->kind != PAGE_DOCUMENT || document)
 		rc = render(fmt, w->p, &run.report, &out, &e);
 	if (rc < 0)
-		r->status = *w->stop ? 503 : 400;
+		r->status = atomic_load(w->stop) ? 503 : 400;
 	if (document) {
 		r->type = rc < 0 ? "text/plain; charset=utf-8" : DOCUMENT_TYPE;
 		if (rc < 0)

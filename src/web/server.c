@@ -27,7 +27,7 @@
 #define MAX_CONNECTIONS 64
 #define IDLE_SECONDS 30
 
-static volatile sig_atomic_t stopping;
+static atomic_int stopping;
 
 /* libmicrohttpd, opened when --http starts (dynlib.h). */
 static struct {
@@ -66,7 +66,7 @@ static struct dynlib libmhd = { .names = mhd_names, .syms = mhd_syms };
 static void on_stop(int sig)
 {
 	(void)sig;
-	stopping = 1;
+	atomic_store(&stopping, 1);
 }
 
 /* Splits "[HOST]:PORT" at its last colon; host without brackets.  -1 when malformed. */
@@ -299,7 +299,7 @@ static int admit(struct server *s, struct MHD_Connection *c, const char *method,
 			   "4096 bytes each");
 		return -1;
 	}
-	if (stopping) {
+	if (atomic_load(&stopping)) {
 		reply_text(r, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is stopping");
 		return -1;
 	}
@@ -395,7 +395,7 @@ int web_run(const struct profile *p, const struct options *o)
 	s.web.base.report.interrupt = &stopping;
 	/* Requests are served one at a time, on the server's one thread. */
 	s.web.base.report.cache = report_cache_new(p);
-	stopping = 0;
+	atomic_store(&stopping, 0);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigaction(SIGINT, &sa, &old_int);
@@ -427,7 +427,7 @@ int web_run(const struct profile *p, const struct options *o)
 	waiting = old;
 	sigdelset(&waiting, SIGINT);
 	sigdelset(&waiting, SIGTERM);
-	while (!stopping)
+	while (!atomic_load(&stopping))
 		sigsuspend(&waiting);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	/* Joins the server's thread and closes the listening socket, which it owns. */
