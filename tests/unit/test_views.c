@@ -259,7 +259,7 @@ TEST(report_cache)
 	struct report_cache *c;
 	struct report_options o = { 0 };
 	int64_t big = INT64_MAX - 1;
-	volatile sig_atomic_t stop = 1;
+	atomic_int stop = 1;
 	struct report r;
 	struct err e;
 

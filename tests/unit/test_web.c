@@ -56,7 +56,7 @@ static struct profile *markup_profile(void)
 	return p;
 }
 
-static volatile sig_atomic_t stop;
+static atomic_int stop;
 
 /* Serves path with the query's key=value pairs (decoded); r is the caller's to release. */
 static void serve(struct web *w, const char *path, const char *const *kv, struct reply *r)
