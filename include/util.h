@@ -17,7 +17,8 @@ void *xcalloc(size_t n, size_t size);
  * use (such arrays are read at random).
  */
 void *xcalloc_lines(size_t n, size_t size);
-/* xmalloc, from 2 MB on aligned to a huge page, which the kernel is asked to use. */
+#define HUGE_PAGE ((size_t)2 << 20)
+/* xmalloc, from HUGE_PAGE on aligned to one, which the kernel is asked to use. */
 void *xmalloc_huge(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

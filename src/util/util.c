@@ -40,8 +40,6 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
 void *xmalloc_huge(size_t bytes)
 {
 	void *p;
