@@ -2746,7 +2746,8 @@ static int take_stack(struct reducer *rd, struct wstack *w, size_t i)
 	struct builder *b = rd->b;
 
 	/* Looked at whether or not the stack stays: a focus may take most of them. */
-	if (b->o->interrupt && !(i & 0xffff) && atomic_load_explicit(b->o->interrupt, memory_order_relaxed)) {
+	if (b->o->interrupt && !(i & 0xffff) &&
+	    atomic_load_explicit(b->o->interrupt, memory_order_relaxed)) {
 		rd->interrupted = 1;
 		return -1;
 	}
