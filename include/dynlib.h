@@ -7,9 +7,10 @@
 /*
  * libcurl and libmicrohttpd bring TLS libraries whose constructors run at
  * load time (gnutls parses its ASN.1 tables): linked, they took about 3 ms
- * of every run, remote or not.  They are opened by their soname when a
- * remote profile or --http first needs them, and their functions looked
- * up by name into the pointers of a table.
+ * of every run, remote or not; capstone's relocations took as long.  They
+ * are opened by their soname when a remote profile, --http or a listing of
+ * instructions first needs them, and their functions looked up by name
+ * into the pointers of a table.
  */
 struct dynsym {
 	const char *name;

@@ -386,6 +386,17 @@ compare_objdump "format_lines (inlined code, calls into libc)" c-prog format_lin
 compare_objdump "work::mix(double) (SSE)" cxx-prog _ZN4work3mixEd 'work::mix\(double' cxx-prog
 compare_objdump "geom::Box<float>::grow" cxx-prog _ZN4geom3BoxIfE4growEi 'geom::Box<float>::grow' cxx-prog
 compare_objdump "lib_checksum in libmulti.so" libmulti.so lib_checksum '^lib_checksum$' multi-prog
+
+# capstone is opened by the runs that decode only: linked, its relocations
+# cost every start about 3 ms.
+LD_DEBUG=files timeout 120 "$PPROF" --text c-prog c-prog.prof >/dev/null 2>out/ld-text.err
+check "a report that decodes nothing does not load capstone" \
+	bash -c "! grep -q 'file=libcapstone' out/ld-text.err"
+check "... as the loader's trace shows (it names pprof's libraries)" \
+	grep -q 'file=libdw' out/ld-text.err
+LD_DEBUG=files timeout 120 "$PPROF" --disasm='^fib$' c-prog c-prog.prof >/dev/null 2>out/ld-disasm.err
+check "--disasm opens capstone when it decodes" \
+	grep -q 'file=libcapstone.*dynamically loaded by' out/ld-disasm.err
 compare_objdump "fib, not PIE" c-nopie fib '^fib$' c-nopie
 
 # --- 5. a missing source file, --source_path, --trim_path ------------------------

@@ -7,7 +7,42 @@
 #include <string.h>
 
 #include "decode.h"
+#include "dynlib.h"
 #include "util.h"
+
+/*
+ * capstone, opened when the first listing decodes (dynlib.h): linked, its
+ * relocations and tables took about 3 ms of every start.  Only the major
+ * version these headers describe: capstone's structures change between
+ * majors.
+ */
+static struct {
+	__typeof__(cs_open) *open;
+	__typeof__(cs_close) *close;
+	__typeof__(cs_option) *option;
+	__typeof__(cs_strerror) *strerror;
+	__typeof__(cs_malloc) *malloc;
+	__typeof__(cs_free) *free;
+	__typeof__(cs_disasm_iter) *disasm_iter;
+	__typeof__(cs_insn_group) *insn_group;
+} capstone;
+
+static const struct dynsym cs_syms[] = {
+	{ "cs_open", (void **)&capstone.open },
+	{ "cs_close", (void **)&capstone.close },
+	{ "cs_option", (void **)&capstone.option },
+	{ "cs_strerror", (void **)&capstone.strerror },
+	{ "cs_malloc", (void **)&capstone.malloc },
+	{ "cs_free", (void **)&capstone.free },
+	{ "cs_disasm_iter", (void **)&capstone.disasm_iter },
+	{ "cs_insn_group", (void **)&capstone.insn_group },
+	{ NULL, NULL },
+};
+
+#define SONAME_OF(major) "libcapstone.so." #major
+#define SONAME(major) SONAME_OF(major)
+static const char *const cs_names[] = { SONAME(CS_API_MAJOR), NULL };
+static struct dynlib libcs = { .names = cs_names, .syms = cs_syms };
 
 struct decoder {
 	csh cs;
@@ -134,12 +169,14 @@ struct decoder *decoder_new(Elf *elf, enum decode_syntax syntax, struct err *e)
 		err_set(e, "capstone does not support ELF machine %u", (unsigned)eh.e_machine);
 		return NULL;
 	}
+	if (dynlib_load(&libcs, e) < 0)
+		return NULL;
 	d = xcalloc(1, sizeof(*d));
-	ce = cs_open(arch, mode, &d->cs);
+	ce = capstone.open(arch, mode, &d->cs);
 	if (ce != CS_ERR_OK) {
 		err_set(e, "capstone cannot open ELF machine %u (%s): %s", (unsigned)eh.e_machine,
 			eh.e_ident[EI_DATA] == ELFDATA2MSB ? "big-endian" : "little-endian",
-			cs_strerror(ce));
+			capstone.strerror(ce));
 		free(d);
 		return NULL;
 	}
@@ -151,10 +188,10 @@ struct decoder *decoder_new(Elf *elf, enum decode_syntax syntax, struct err *e)
 	if (eh.e_ident[EI_CLASS] == ELFCLASS64 || (arch == CS_ARCH_X86 && mode == CS_MODE_64))
 		d->addr_mask = UINT64_MAX;
 	if (arch == CS_ARCH_X86 && syntax == DECODE_ATT)
-		cs_option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+		capstone.option(d->cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	/* Groups and operands: what tells a direct branch and its target. */
-	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
-	d->insn = cs_malloc(d->cs);
+	capstone.option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	d->insn = capstone.malloc(d->cs);
 	return d;
 }
 
@@ -162,7 +199,7 @@ void decoder_bounds_only(struct decoder *d)
 {
 	d->no_text = true;
 	if (!d->delay_slots)
-		cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_OFF);
+		capstone.option(d->cs, CS_OPT_DETAIL, CS_OPT_OFF);
 }
 
 void decoder_free(struct decoder *d)
@@ -170,8 +207,8 @@ void decoder_free(struct decoder *d)
 	if (!d)
 		return;
 	if (d->insn)
-		cs_free(d->insn, 1);
-	cs_close(&d->cs);
+		capstone.free(d->insn, 1);
+	capstone.close(&d->cs);
 	free(d);
 }
 
@@ -196,8 +233,9 @@ static const struct {
 
 static bool is_branch(const struct decoder *d, const cs_insn *in)
 {
-	if (cs_insn_group(d->cs, in, CS_GRP_JUMP) || cs_insn_group(d->cs, in, CS_GRP_CALL) ||
-	    cs_insn_group(d->cs, in, CS_GRP_BRANCH_RELATIVE))
+	if (capstone.insn_group(d->cs, in, CS_GRP_JUMP) ||
+	    capstone.insn_group(d->cs, in, CS_GRP_CALL) ||
+	    capstone.insn_group(d->cs, in, CS_GRP_BRANCH_RELATIVE))
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(ungrouped_branches); i++)
 		if (ungrouped_branches[i].arch == d->arch && ungrouped_branches[i].id == in->id)
@@ -293,7 +331,7 @@ static void join_fwait(struct decoder *d, const uint8_t *code, size_t n, uint64_
 
 	if (d->arch != CS_ARCH_X86 || code[0] != 0x9b || in->size != 1 || n < 2 ||
 	    code[1] < 0xd8 || code[1] > 0xdf || len + 2 >= sizeof(in->text) ||
-	    !cs_disasm_iter(d->cs, &p, &left, &a, d->insn))
+	    !capstone.disasm_iter(d->cs, &p, &left, &a, d->insn))
 		return;
 	if (!d->no_text) {
 		memcpy(in->text + len, "; ", 3);
@@ -341,7 +379,7 @@ size_t decode(struct decoder *d, const uint8_t *code, size_t n, uint64_t addr, d
 		GROW(*v, *cap, *nv + 1);
 		in = &(*v)[(*nv)++];
 		in->addr = addr;
-		if (cs_disasm_iter(d->cs, &p, &left, &a, d->insn)) {
+		if (capstone.disasm_iter(d->cs, &p, &left, &a, d->insn)) {
 			in->size = d->insn->size;
 			in->text[0] = 0;
 			if (!d->no_text)
