@@ -4,9 +4,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-
-#include "util.h"
 
 /*
  * Open addressing with linear probing.  The table stores no keys: a slot
@@ -46,68 +43,6 @@ void htab_init(struct htab *t, size_t cap);
  * up as htab_init does, each of size bytes; *mask is their number - 1.
  */
 void *htab_slots(size_t cap, size_t size, size_t *mask);
-/* Frees what htab_slots returned (not with free: the slots follow a header). */
-void htab_slots_free(void *slots);
-/* htab_slots_double's first step, out of line: room for twice n slots, the old ones first. */
-void *htab_slots_room(void *slots, size_t n, size_t size);
-
-static inline int htab_slot_used(const void *slots, size_t i, size_t size, size_t idx_at)
-{
-	uint32_t idx;
-
-	memcpy(&idx, (const unsigned char *)slots + i * size + idx_at, sizeof(idx));
-	return idx != 0;
-}
-
-/*
- * Doubles such a table, *mask + 1 slots of size bytes, in place when the
- * address space after it was reserved (big tables reserve it) and otherwise
- * in a new array; returns the slots and sets *mask.  A slot holds an
- * element when the 32 bits at idx_at are not 0; hash gives the hash whose
- * low bits are its home.  Inline, so that the sizes are constants.
- *
- * The old slots are visited in probe order from the first empty one, each
- * cluster from its start, and each element is taken out and put back from
- * its new home.  That probe crosses visited slots alone, whose elements stay
- * where they were put, so no probe is broken later.  From a home that stayed
- * in the lower half it ends at the latest in the slot just emptied.  From
- * one that moved up it runs in the upper half, which visited elements alone
- * fill; it can reach the top only from a cluster that wrapped in the old
- * table (the ones before cannot fill the upper half to its top), and those
- * are visited last, so the bottom slots it wraps to were visited too.
- */
-static inline __attribute__((always_inline)) void *
-htab_slots_double(void *slots, size_t *mask, size_t size, size_t idx_at,
-		  uint64_t (*hash)(const void *slot))
-{
-	size_t n = *mask + 1, top = 2 * n - 1, s, k, i, j;
-	unsigned char tmp[64], *at;
-
-	if (size > sizeof(tmp))
-		BUG("htab_slots_double: slots too big");
-	slots = htab_slots_room(slots, n, size);
-	for (s = 0; s < n && htab_slot_used(slots, s, size, idx_at); s++)
-		;
-	if (s == n)
-		BUG("htab_slots_double: a full table");
-	for (k = 1; k < n; k++) {
-		i = (s + k) & (n - 1);
-		at = (unsigned char *)slots + i * size;
-		if (!htab_slot_used(slots, i, size, idx_at))
-			continue;
-		j = (size_t)hash(at) & top;
-		if (j == i)
-			continue;  /* at its new home already */
-		memcpy(tmp, at, size);
-		memset(at, 0, size);
-		while (htab_slot_used(slots, j, size, idx_at))
-			j = (j + 1) & top;
-		memcpy((unsigned char *)slots + j * size, tmp, size);
-	}
-	*mask = top;
-	return slots;
-}
-
 void htab_release(struct htab *t);
 void htab_clear(struct htab *t);
 

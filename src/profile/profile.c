@@ -50,7 +50,7 @@ static void addr_init(struct addr_table *t, size_t cap)
 
 static void addr_release(struct addr_table *t)
 {
-	htab_slots_free(t->slot);
+	free(t->slot);
 	t->slot = NULL;
 	t->mask = t->used = 0;
 }
@@ -65,22 +65,23 @@ static inline size_t addr_find(const struct addr_table *t, uint64_t addr)
 	return i;
 }
 
-static uint64_t addr_slot_hash(const void *slot)
-{
-	struct addr_slot s;
-
-	memcpy(&s, slot, sizeof(s));
-	return hash_u64(s.addr);
-}
-
 /* Fills the empty slot i; grows the table at three quarters full. */
 static void addr_insert(struct addr_table *t, size_t i, uint64_t addr, uint32_t idx)
 {
 	t->slot[i].addr = addr;
 	t->slot[i].idx = idx;
-	if (++t->used * 4 > (t->mask + 1) * 3)
-		t->slot = htab_slots_double(t->slot, &t->mask, sizeof(*t->slot),
-					    offsetof(struct addr_slot, idx), addr_slot_hash);
+	if (++t->used * 4 > (t->mask + 1) * 3) {
+		struct addr_table n;
+		size_t k;
+
+		addr_init(&n, 2 * (t->mask + 1));
+		for (k = 0; k <= t->mask; k++)
+			if (t->slot[k].idx)
+				n.slot[addr_find(&n, t->slot[k].addr)] = t->slot[k];
+		n.used = t->used;
+		free(t->slot);
+		*t = n;
+	}
 }
 
 struct profile *profile_new(void)
