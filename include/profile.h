@@ -258,6 +258,13 @@ void stack_builder_add(struct stack_builder *b, const uint64_t *addr, size_t n,
 void stack_builder_add_indexes(struct stack_builder *b, const uint32_t *ids, size_t n,
 			       const int64_t *value);
 /*
+ * How many records there will be in all, as far as the reader can tell
+ * (from how far through its input it is): a big read sizes its indexes
+ * from it and the first records (src/profile/internal.h).  Call it again
+ * as the estimate improves.
+ */
+void stack_builder_expect(struct stack_builder *b, uint64_t records);
+/*
  * End drops p's indexes by address and by stack (the next addition makes
  * them again); a reader that adds to a profile with more to come keeps them.
  */

@@ -27,6 +27,9 @@ struct stack_builder {
 	uint32_t *ids;         /* the batch's stacks as location indexes */
 	size_t cap_ids;
 	int keep_indexes;
+	/* Sizing the index by address once (growth_estimate). */
+	uint64_t records, expect;
+	struct growth locations;
 };
 
 struct stack_builder *stack_builder_begin(struct profile *p)
@@ -71,6 +74,17 @@ static uint32_t lookup(struct stack_builder *b, uint64_t pc)
 	return c[0].id - 1;
 }
 
+/* The index by address sized for the estimate, and the queue told how many records come. */
+static void estimate(struct stack_builder *b)
+{
+	size_t n = growth_watch(&b->locations, b->records, b->p->nlocation, b->expect);
+
+	if (n)
+		profile_expect_locations(b->p, n);
+	if (b->locations.done)
+		sample_queue_expect(b->queue, b->expect);
+}
+
 /*
  * Resolves the batch's locations (their table misses overlap), then hands
  * the records to the queue, which hashes and adds them on its thread.
@@ -94,6 +108,9 @@ static void flush(struct stack_builder *b)
 			b->ids[first + k] = lookup(b, b->addr[first + k]);
 		first += b->depth[i];
 	}
+	b->records += b->n;
+	if (!b->locations.done)
+		estimate(b);
 	sample_queue_push_many(b->queue, b->ids, b->depth, b->n, b->value);
 	b->n = 0;
 	b->naddr = 0;
@@ -140,6 +157,11 @@ void stack_builder_add_indexes(struct stack_builder *b, const uint32_t *ids, siz
 	if (b->n)
 		flush(b);
 	sample_queue_push(b->queue, ids, n, value);
+}
+
+void stack_builder_expect(struct stack_builder *b, uint64_t records)
+{
+	b->expect = records;
 }
 
 void stack_builder_keep_indexes(struct stack_builder *b)

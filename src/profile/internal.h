@@ -35,6 +35,45 @@ struct sample *profile_add_sample_hashed(struct profile *p, const uint32_t *ids,
 void profile_index_ensure(struct profile *p);
 
 /*
+ * Growing those indexes while a big read goes on costs it dearly: every
+ * doubling moves all that the table holds while the other thread waits.
+ * A reader that can tell how far through its input it is says so, and
+ * once the first records show how fast new locations and stacks still
+ * come, each index is sized once for the estimate of its final count
+ * (growth_estimate), and grows on from there only if that was short.
+ */
+void profile_expect_locations(struct profile *p, size_t n);
+void profile_expect_samples(struct profile *p, size_t n);
+
+#define ESTIMATE_AT 32768  /* records: a first count here, the estimate at twice as many */
+#define GROWTH_LIMIT 16    /* an estimate is at most this many times the second count */
+
+/*
+ * The final count of distinct things (locations, stacks) after total
+ * records, from first of them after at_first records and second after
+ * at_second: the growth between the two continued as a power of the
+ * records (new things come ever more slowly), at most linear and at most
+ * GROWTH_LIMIT times second.  0 when total is not known or not more than
+ * at_second, or nothing new came.
+ */
+size_t growth_estimate(size_t first, uint64_t at_first, size_t second, uint64_t at_second,
+		       uint64_t total);
+
+/* A count watched as records go by, for one estimate. */
+struct growth {
+	uint64_t at_first;
+	size_t first;
+	int done;
+};
+
+/*
+ * Called after each batch with the records so far and the count: notes the
+ * first count at ESTIMATE_AT records, and at twice as many returns the
+ * estimate for total records (0 for none) and sets done.
+ */
+size_t growth_watch(struct growth *g, uint64_t records, size_t count, uint64_t total);
+
+/*
  * A queue that adds samples on a second thread while the caller goes on
  * reading: push copies the stack (location indexes) and values, the thread
  * hashes and adds them; finish waits until all are added.  Between start
@@ -50,5 +89,7 @@ void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, co
 void sample_queue_push_many(struct sample_queue *q, const uint32_t *ids, const uint32_t *depth,
 			    size_t n, const int64_t *value);
 void sample_queue_finish(struct sample_queue *q);
+/* How many records there will be in all (the reader's estimate), for sizing the index by stack. */
+void sample_queue_expect(struct sample_queue *q, uint64_t records);
 
 #endif

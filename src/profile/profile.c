@@ -1,4 +1,5 @@
 /* profile.c - building the profile model: mappings, locations, functions, samples. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,23 +66,28 @@ static inline size_t addr_find(const struct addr_table *t, uint64_t addr)
 	return i;
 }
 
+/* The table again at cap slots (a power of two, more than used). */
+static void addr_rehash(struct addr_table *t, size_t cap)
+{
+	struct addr_table n;
+	size_t k;
+
+	addr_init(&n, cap);
+	for (k = 0; k <= t->mask; k++)
+		if (t->slot[k].idx)
+			n.slot[addr_find(&n, t->slot[k].addr)] = t->slot[k];
+	n.used = t->used;
+	free(t->slot);
+	*t = n;
+}
+
 /* Fills the empty slot i; grows the table at three quarters full. */
 static void addr_insert(struct addr_table *t, size_t i, uint64_t addr, uint32_t idx)
 {
 	t->slot[i].addr = addr;
 	t->slot[i].idx = idx;
-	if (++t->used * 4 > (t->mask + 1) * 3) {
-		struct addr_table n;
-		size_t k;
-
-		addr_init(&n, 2 * (t->mask + 1));
-		for (k = 0; k <= t->mask; k++)
-			if (t->slot[k].idx)
-				n.slot[addr_find(&n, t->slot[k].addr)] = t->slot[k];
-		n.used = t->used;
-		free(t->slot);
-		*t = n;
-	}
+	if (++t->used * 4 > (t->mask + 1) * 3)
+		addr_rehash(t, 2 * (t->mask + 1));
 }
 
 struct profile *profile_new(void)
@@ -290,6 +296,58 @@ uint32_t profile_location_index(struct profile *p, uint64_t addr)
 	new_location(p, profile_find_mapping(p, addr), addr);
 	addr_insert(t, i, addr, (uint32_t)p->nlocation);
 	return (uint32_t)(p->nlocation - 1);
+}
+
+size_t growth_estimate(size_t first, uint64_t at_first, size_t second, uint64_t at_second,
+		       uint64_t total)
+{
+	double power, est;
+
+	if (total <= at_second || !first || second <= first || at_second <= at_first)
+		return 0;
+	power = log((double)second / (double)first) / log((double)at_second / (double)at_first);
+	if (power > 1)
+		power = 1;
+	est = (double)second * pow((double)total / (double)at_second, power);
+	/*
+	 * New things may stop coming (a program's start-up is over): the
+	 * tables reserved for an estimate past what comes stay that big.
+	 */
+	if (est > GROWTH_LIMIT * (double)second)
+		est = GROWTH_LIMIT * (double)second;
+	/* Indexes are 32-bit: no table is sized past them. */
+	return est > (double)(UINT32_MAX / 4) ? UINT32_MAX / 4 : (size_t)est;
+}
+
+size_t growth_watch(struct growth *g, uint64_t records, size_t count, uint64_t total)
+{
+	if (!g->first && records >= ESTIMATE_AT) {
+		g->first = count;
+		g->at_first = records;
+	}
+	if (!g->first || records < 2 * ESTIMATE_AT)
+		return 0;
+	g->done = 1;
+	return growth_estimate(g->first, g->at_first, count, records, total);
+}
+
+void profile_expect_locations(struct profile *p, size_t n)
+{
+	struct addr_table *t = loc_index(p);
+	size_t cap = t->mask + 1;
+
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	if (cap > t->mask + 1)
+		addr_rehash(t, cap);
+}
+
+void profile_expect_samples(struct profile *p, size_t n)
+{
+	struct htab *t = sample_index(p);
+
+	if (n > t->used)
+		htab_reserve(t, n - t->used);
 }
 
 struct location *profile_location(struct profile *p, uint64_t addr)

@@ -27,6 +27,13 @@ struct sample_queue {
 	size_t head, tail, filled; /* fill at head, drain at tail */
 	int done, threaded, started;
 	int filler_waits, drainer_waits;
+	/*
+	 * Sizing the index by stack once (growth_estimate): the filler's
+	 * estimate of the records (under mu), the drainer's copy of it, the
+	 * records drained and the count watched.
+	 */
+	uint64_t expect, expect_seen, records;
+	struct growth samples;
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t can_fill, can_drain;
@@ -57,6 +64,14 @@ static void drain(struct sample_queue *q, struct batch *b)
 					  b->hash[k]);
 		ids += b->depth[k];
 	}
+	q->records += b->n;
+	if (!q->samples.done) {
+		size_t n = growth_watch(&q->samples, q->records, q->p->nsample, q->expect_seen);
+
+		/* The index by stack sized once for the estimate. */
+		if (n)
+			profile_expect_samples(q->p, n);
+	}
 	b->n = 0;
 	b->nids = 0;
 }
@@ -80,6 +95,7 @@ static void *worker(void *arg)
 			return NULL;
 		}
 		b = &q->b[q->tail];
+		q->expect_seen = q->expect;
 		pthread_mutex_unlock(&q->mu);
 		drain(q, b);
 		pthread_mutex_lock(&q->mu);
@@ -142,10 +158,12 @@ static void batch_full(struct sample_queue *q, struct batch *b)
 		q->started = 1;
 		q->threaded = pthread_create(&q->thread, NULL, worker, q) == 0;
 	}
-	if (q->threaded)
+	if (q->threaded) {
 		publish(q);
-	else
+	} else {
+		q->expect_seen = q->expect;
 		drain(q, b);
+	}
 }
 
 void sample_queue_push_many(struct sample_queue *q, const uint32_t *ids, const uint32_t *depth,
@@ -182,6 +200,13 @@ void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, co
 	uint32_t depth = (uint32_t)n;
 
 	sample_queue_push_many(q, ids, &depth, 1, value);
+}
+
+void sample_queue_expect(struct sample_queue *q, uint64_t records)
+{
+	pthread_mutex_lock(&q->mu);
+	q->expect = records;
+	pthread_mutex_unlock(&q->mu);
 }
 
 void sample_queue_finish(struct sample_queue *q)

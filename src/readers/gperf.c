@@ -199,6 +199,8 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 	uint64_t mask = width == 8 ? UINT64_MAX : UINT32_MAX;
 	struct stack_builder *sb = stack_builder_begin(p);
 	struct window win = { c->buf, c->len, c->off, 0, mapped };
+	size_t start = c->off;
+	uint64_t records = 0;
 	int ret = -1;
 
 	for (;;) {
@@ -263,6 +265,10 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 		val[1] = (int64_t)count * period * 1000;
 		stack_builder_commit(sb, depth, val);
 		window_advance(&win, c->off);
+		/* The records to come, from the bytes read so far: the builder sizes its indexes. */
+		if (++records % 16384 == 0)
+			stack_builder_expect(sb, (uint64_t)((double)records * (double)(c->len - start) /
+							    (double)(c->off - start)));
 	}
 	if (adding)
 		stack_builder_keep_indexes(sb);

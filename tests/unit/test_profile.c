@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../src/profile/internal.h"
 #include "harness.h"
 #include "profile.h"
 #include "profiles.h"
@@ -335,13 +336,15 @@ TEST(many_samples)
  * the result (queued: no lines, no labels) doubles every value.  Returns
  * the number of mismatches.
  */
-static size_t builder_mismatches(size_t records)
+static size_t builder_mismatches(size_t records, uint64_t expect, int new_leaves)
 {
 	struct profile *built = new_profile(TWO_TYPES), *direct = new_profile(TWO_TYPES);
 	struct stack_builder *sb = stack_builder_begin(built);
 	uint64_t st[12], seed = 12345;
 	size_t i, j, bad = 0;
 
+	if (expect)
+		stack_builder_expect(sb, expect);
 	for (i = 0; i < records; i++) {
 		size_t n;
 		int64_t v[2];
@@ -350,7 +353,7 @@ static size_t builder_mismatches(size_t records)
 		n = (size_t)(seed >> 60) % 12;   /* 0 to 11 frames: empty stacks too */
 		for (j = 0; j < n; j++)
 			st[j] = j ? 0x2000 + 16 * ((seed >> (4 * j)) % 7)
-				  : 0x1000 + (seed >> 40) % 300;
+				  : new_leaves ? 0x100000 + i / 3 : 0x1000 + (seed >> 40) % 300;
 		v[0] = 1;
 		v[1] = (int64_t)(i % 13);
 		stack_builder_add(sb, st, n, v);
@@ -396,12 +399,53 @@ TEST(builder_matches_direct)
 	size_t i;
 
 	for (i = 0; i < sizeof(records) / sizeof(records[0]); i++) {
-		size_t bad = builder_mismatches(records[i]);
+		size_t bad = builder_mismatches(records[i], 0, 0);
 
 		if (bad)
 			fprintf(stderr, "  %zu records: %zu mismatches\n", records[i], bad);
 		CHECK_EQ_INT(bad, 0);
 	}
+}
+
+/*
+ * Told how many records come, the builder sizes its indexes once past
+ * 2 * ESTIMATE_AT records: the samples are the same, whether the estimate
+ * is right, far too high (capped) or too low, and whether new leaves keep
+ * coming (the index by address is sized too) or not.
+ */
+TEST(builder_sized_ahead_matches_direct)
+{
+	static const uint64_t expect[] = { 70000, 1000000, UINT64_MAX, 1 };
+	size_t i, bad;
+
+	for (i = 0; i < sizeof(expect) / sizeof(expect[0]); i++) {
+		bad = builder_mismatches(70000, expect[i], 0) + builder_mismatches(70000, expect[i], 1);
+		if (bad)
+			fprintf(stderr, "  %llu expected: %zu mismatches\n",
+				(unsigned long long)expect[i], bad);
+		CHECK_EQ_INT(bad, 0);
+	}
+}
+
+/* The estimate: the growth between two counts continued as a power, at most linear and 16-fold. */
+TEST(growth_estimate_of_counts)
+{
+	size_t size;
+
+	/* Nothing to say: total not past the second count's records, or nothing new. */
+	CHECK_EQ_INT(growth_estimate(100, 1000, 200, 2000, 2000), 0);
+	CHECK_EQ_INT(growth_estimate(100, 1000, 100, 2000, 100000), 0);
+	CHECK_EQ_INT(growth_estimate(0, 1000, 100, 2000, 100000), 0);
+	/* Linear: every record new. */
+	CHECK_EQ_INT(growth_estimate(1000, 1000, 2000, 2000, 8000), 8000);
+	/* A square root: four times the records, twice the things (to rounding). */
+	size = growth_estimate(100, 1000, 200, 4000, 64000);
+	CHECK(size >= 799 && size <= 800);
+	/* Faster than linear is taken as linear. */
+	CHECK_EQ_INT(growth_estimate(1000, 1000, 3000, 2000, 4000), 6000);
+	/* At most 16 times the second count. */
+	CHECK_EQ_INT(growth_estimate(1000, 1000, 2000, 2000, 1000000), 32000);
+	CHECK_EQ_INT(growth_estimate(1000, 1000, 2000, 2000, UINT64_MAX), 32000);
 }
 
 TEST(merge_sums_per_stack)
@@ -618,6 +662,8 @@ int main(void)
 	RUN(stacks_differing_in_one_frame);
 	RUN(many_samples);
 	RUN(builder_matches_direct);
+	RUN(builder_sized_ahead_matches_direct);
+	RUN(growth_estimate_of_counts);
 	RUN(merge_sums_per_stack);
 	RUN(merge_mappings);
 	RUN(merge_mapping_gaps);
