@@ -51,6 +51,11 @@ void bug_at(const char *file, int line, const char *msg) __attribute__((noreturn
 int open_regular(const char *path);
 /* Whether path names a regular file (following links). */
 int is_regular_file(const char *path);
+/*
+ * mkdir -p: every missing directory of path, made with mode (path is
+ * changed while it works, and restored).  0, or -1 with errno set.
+ */
+int make_dirs(char *path, unsigned mode);
 
 /*
  * Paths named by input (mappings, debug information, build ids) are data.

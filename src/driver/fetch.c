@@ -519,23 +519,11 @@ static char *profile_dir(struct err *e)
 	sb_adds(&dirs[2], tmp && *tmp ? tmp : "/tmp");
 	for (i = 0; i < 3 && !ret; i++) {
 		struct stat st;
-		char *p;
 
 		if (!dirs[i].len)
 			continue;
-		/* mkdir -p */
-		for (p = dirs[i].buf + 1; ; p++) {
-			if (*p == '/' || !*p) {
-				char c = *p;
-
-				*p = '\0';
-				if (mkdir(dirs[i].buf, 0755) < 0 && errno != EEXIST)
-					err = errno;
-				*p = c;
-			}
-			if (!*p)
-				break;
-		}
+		if (make_dirs(dirs[i].buf, 0755) < 0)
+			err = errno;
 		if (stat(dirs[i].buf, &st) == 0 && S_ISDIR(st.st_mode) && access(dirs[i].buf, W_OK) == 0)
 			ret = xstrdup(dirs[i].buf);
 		else if (!err)

@@ -539,24 +539,6 @@ static char **complete(const char *text, int start, int end)
 	return rl_completion_matches(text, complete_word);
 }
 
-/* mkdir -p: every missing directory of path (mode 0700). */
-static int make_dirs(char *path)
-{
-	char *s;
-
-	for (s = path + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-			*s = '/';
-			return -1;
-		}
-		*s = '/';
-	}
-	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* $XDG_DATA_HOME/pprof/history, else ~/.local/share/pprof/history; its directory made. */
 static char *history_path(void)
 {
@@ -569,7 +551,7 @@ static char *history_path(void)
 		sb_addf(&sb, "%s/.local/share/pprof", home);
 	else
 		return NULL;
-	if (make_dirs(sb.buf) < 0) {
+	if (make_dirs(sb.buf, 0700) < 0) {
 		fprintf(stderr, "pprof: cannot create '%s' for the prompt's history: %s\n", sb.buf,
 			strerror(errno));
 		sb_release(&sb);

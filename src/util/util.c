@@ -146,6 +146,23 @@ int is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+int make_dirs(char *path, unsigned mode)
+{
+	char *s;
+
+	for (s = path + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(path, (mode_t)mode) < 0 && errno != EEXIST) {
+			*s = '/';
+			return -1;
+		}
+		*s = '/';
+	}
+	return mkdir(path, (mode_t)mode) < 0 && errno != EEXIST ? -1 : 0;
+}
+
 int path_climbs(const char *path)
 {
 	const char *p = path;
