@@ -334,12 +334,10 @@ size_t growth_watch(struct growth *g, uint64_t records, size_t count, uint64_t t
 void profile_expect_locations(struct profile *p, size_t n)
 {
 	struct addr_table *t = loc_index(p);
-	size_t cap = t->mask + 1;
 
-	while (n * 4 > cap * 3)
-		cap *= 2;
-	if (cap > t->mask + 1)
-		addr_rehash(t, cap);
+	/* Three quarters full at most, as addr_insert keeps it: htab_slots rounds up. */
+	if (n * 4 > (t->mask + 1) * 3)
+		addr_rehash(t, (n * 4 + 2) / 3);
 }
 
 void profile_expect_samples(struct profile *p, size_t n)
