@@ -159,6 +159,38 @@ if [ -n "$BID" ] && [ -f "$W/lib/libmulti.so.debug" ] && mkdir -p "$(dirname "$Z
 		>"$W/zdebug-list.txt" 2>&1
 	same_output "--list through the compressed debug file is as through the plain one" \
 		"$W/debuglink-list.txt" "$W/zdebug-list.txt"
+
+	# The inflated copy is kept by build id (src/symbolize/debugcache.c):
+	# the next run takes it, the same file, and renews its time; a damaged
+	# one of the same size is replaced.
+	KEPT=$W/dcache/$BID.debug
+	zrun() {
+		PPROF_CACHE_DIR=$W/dcache PPROF_BINARY_PATH=$W/bid "$PPROF" --text --lines \
+			"$W/prog" "$W/prog.prof" >"$W/$1" 2>&1
+	}
+	zrun kept1.txt
+	same_output "a run that keeps the inflated debug file reports as google-pprof" \
+		"$W/ref-debuglink.txt" "$W/kept1.txt"
+	check "the inflated copy is kept under its build id" \
+		bash -c "readelf -n '$KEPT' | grep -q 'Build ID: $BID'"
+	check "the kept copy's sections are inflated" \
+		bash -c "readelf -SW '$KEPT' | grep -q '\.debug_info ' && ! readelf -SW '$KEPT' | grep -q '\.debug_info .* C '"
+	inode=$(stat -c %i "$KEPT")
+	touch -d '40 days ago' "$KEPT"
+	zrun kept2.txt
+	same_output "a run that takes the kept copy reports the same" "$W/ref-debuglink.txt" "$W/kept2.txt"
+	check "that run took the kept file and renewed its time" \
+		bash -c "[ \"\$(stat -c %i '$KEPT')\" = '$inode' ] && [ -n \"\$(find '$KEPT' -mmin -60)\" ]"
+	head -c "$(stat -c %s "$KEPT")" /dev/zero >"$KEPT.zero" && mv "$KEPT.zero" "$KEPT"
+	inode=$(stat -c %i "$KEPT")
+	zrun kept3.txt
+	same_output "a damaged kept copy is not taken" "$W/ref-debuglink.txt" "$W/kept3.txt"
+	check "the damaged copy is replaced by a good one" \
+		bash -c "[ \"\$(stat -c %i '$KEPT')\" != '$inode' ] && readelf -n '$KEPT' | grep -q 'Build ID: $BID'"
+	check "no temporary file is left in the cache" bash -c "! ls '$W/dcache' | grep -q '\.debug\.'"
+	PPROF_CACHE_DIR= PPROF_BINARY_PATH=$W/bid "$PPROF" --text --lines "$W/prog" "$W/prog.prof" \
+		>"$W/nocache.txt" 2>&1
+	same_output "PPROF_CACHE_DIR set empty reports the same" "$W/ref-debuglink.txt" "$W/nocache.txt"
 	mv "$W/libmulti.so.debug.away" "$W/lib/libmulti.so.debug"
 else
 	not_ok "the library's debug file compresses into a .build-id directory"

@@ -328,54 +328,92 @@ static int write_copy(const struct file *f, struct packed *p, size_t n, unsigned
 	return ret;
 }
 
-int debug_sections_inflated(int fd)
-{
-	struct file f = { 0 };
-	struct shdr names;
-	struct packed *p = NULL;
-	size_t n = 0, cap = 0;
-	uint64_t i, total = 0;
-	struct stat st;
-	void *map = MAP_FAILED, *out = MAP_FAILED;
-	int mfd = -1, ok = 0;
+struct inflate_plan {
+	struct file f;
+	void *map;
+	struct packed *p;
+	size_t n;
+	uint64_t total;
+};
 
+void inflate_plan_free(struct inflate_plan *pl)
+{
+	if (!pl)
+		return;
+	if (pl->map != MAP_FAILED)
+		munmap(pl->map, pl->f.size);
+	free(pl->p);
+	free(pl);
+}
+
+struct inflate_plan *inflate_plan(int fd)
+{
+	struct inflate_plan *pl = xcalloc(1, sizeof(*pl));
+	struct shdr names;
+	size_t cap = 0;
+	uint64_t i, total;
+	struct stat st;
+
+	pl->map = MAP_FAILED;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
-		return -1;
-	f.size = (uint64_t)st.st_size;
-	map = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
-		return -1;
-	f.buf = map;
-	if (!read_layout(&f, &names))
-		goto out;
-	for (i = 1; i < f.shnum; i++) {
+		goto fail;
+	pl->f.size = (uint64_t)st.st_size;
+	pl->map = mmap(NULL, pl->f.size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (pl->map == MAP_FAILED)
+		goto fail;
+	pl->f.buf = pl->map;
+	if (!read_layout(&pl->f, &names))
+		goto fail;
+	for (i = 1; i < pl->f.shnum; i++) {
 		int r;
 
-		GROW(p, cap, n + 1);
-		if ((r = compressed_section(&f, &names, i, &p[n])) < 0)
-			goto out;
-		n += (size_t)r;
+		GROW(pl->p, cap, pl->n + 1);
+		if ((r = compressed_section(&pl->f, &names, i, &pl->p[pl->n])) < 0)
+			goto fail;
+		pl->n += (size_t)r;
 	}
-	if (!n)
+	if (!pl->n)
+		goto fail;
+	qsort(pl->p, pl->n, sizeof(*pl->p), by_offset);
+	if (!(total = place(&pl->f, pl->p, pl->n)) || total > SIZE_MAX)
+		goto fail;
+	pl->total = total;
+	return pl;
+fail:
+	inflate_plan_free(pl);
+	return NULL;
+}
+
+uint64_t inflate_plan_size(const struct inflate_plan *pl)
+{
+	return pl->total;
+}
+
+int inflate_plan_copy(struct inflate_plan *pl)
+{
+	void *out = MAP_FAILED;
+	int mfd = memfd_create("pprof-dwarf", MFD_CLOEXEC), ok = 0;
+
+	if (mfd < 0 || ftruncate(mfd, (off_t)pl->total) < 0)
 		goto out;
-	qsort(p, n, sizeof(*p), by_offset);
-	if (!(total = place(&f, p, n)) || total > SIZE_MAX)
-		goto out;
-	mfd = memfd_create("pprof-dwarf", MFD_CLOEXEC);
-	if (mfd < 0 || ftruncate(mfd, (off_t)total) < 0)
-		goto out;
-	out = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	out = mmap(NULL, pl->total, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
 	if (out == MAP_FAILED)
 		goto out;
-	ok = write_copy(&f, p, n, out) == 0;
+	ok = write_copy(&pl->f, pl->p, pl->n, out) == 0;
+	munmap(out, pl->total);
 out:
-	if (out != MAP_FAILED)
-		munmap(out, total);
-	munmap(map, f.size);
-	free(p);
 	if (!ok && mfd >= 0) {
 		close(mfd);
 		mfd = -1;
 	}
 	return mfd;
+}
+
+int debug_sections_inflated(int fd)
+{
+	struct inflate_plan *pl = inflate_plan(fd);
+	int copy = pl ? inflate_plan_copy(pl) : -1;
+
+	inflate_plan_free(pl);
+	return copy;
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debugcache.h"
 #include "inflate.h"
 #include "names.h"
 #include "objects.h"
@@ -601,6 +602,40 @@ static int has_build_id(int fd, const char *hex)
 }
 
 /*
+ * The inflated copy of the debug file open on fd, of build id hex: the
+ * cache's (debugcache.h), else made here and kept there.  -1 when the
+ * file has nothing to inflate, or (*wrong set) another build id.
+ */
+static int inflated_copy(int fd, const char *hex, int *wrong)
+{
+	struct inflate_plan *pl = inflate_plan(fd);
+	uint64_t size;
+	int copy;
+
+	*wrong = 0;
+	if (!pl)
+		return -1;
+	size = inflate_plan_size(pl);
+	if ((copy = debug_cache_open(hex, size)) >= 0) {
+		if (has_build_id(copy, hex))
+			goto out;
+		close(copy);
+	}
+	if ((copy = inflate_plan_copy(pl)) >= 0) {
+		if (has_build_id(copy, hex)) {
+			debug_cache_add(hex, copy, size);
+		} else {
+			close(copy);
+			copy = -1;
+			*wrong = 1;
+		}
+	}
+out:
+	inflate_plan_free(pl);
+	return copy;
+}
+
+/*
  * The module's debug file in a .build-id directory of debuginfo_path, as
  * libdwfl finds it, with its compressed sections inflated (inflate.h); -1
  * when there is none or it has nothing to inflate.  libdwfl's own search
@@ -611,7 +646,7 @@ static int inflated_by_build_id(Dwfl_Module *mod, char **debuginfo_file_name)
 {
 	const unsigned char *id;
 	GElf_Addr vaddr;
-	int len = dwfl_module_build_id(mod, &id, &vaddr), i, fd, copy = -1;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), i, fd, copy = -1, wrong;
 	char hex[2 * 64 + 1];
 	struct strbuf path = STRBUF_INIT;
 	char *dirs, *p, *dir;
@@ -629,13 +664,10 @@ static int inflated_by_build_id(Dwfl_Module *mod, char **debuginfo_file_name)
 		sb_addf(&path, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
 		if ((fd = open_regular(path.buf)) < 0)
 			continue;
-		copy = debug_sections_inflated(fd);
+		copy = inflated_copy(fd, hex, &wrong);
 		close(fd);
-		if (copy >= 0 && !has_build_id(copy, hex)) {
-			close(copy);
-			copy = -1;
+		if (wrong)
 			continue;
-		}
 		/* The first file libdwfl would take, inflated or left to it. */
 		break;
 	}
