@@ -150,6 +150,10 @@ int make_dirs(char *path, unsigned mode)
 {
 	char *s;
 
+	if (!*path) {
+		errno = ENOENT;
+		return -1;
+	}
 	for (s = path + 1; *s; s++) {
 		if (*s != '/')
 			continue;

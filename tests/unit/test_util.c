@@ -1,8 +1,12 @@
-/* test_util.c - unit tests for util's radix sort, byte hash, line-aligned arrays and run_both. */
+/* test_util.c - unit tests for util's radix sort, byte hash, line-aligned arrays, run_both, make_dirs. */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "htab.h"
@@ -206,6 +210,40 @@ TEST(run_both_halves)
 	CHECK(two ? !pthread_equal(b.self, pthread_self()) : pthread_equal(b.self, pthread_self()));
 }
 
+TEST(make_dirs_nested)
+{
+	char top[] = "/tmp/test_util.XXXXXX", path[128], file[128];
+	struct stat st;
+	FILE *f;
+
+	if (!CHECK(mkdtemp(top) != NULL))
+		return;
+	snprintf(path, sizeof(path), "%s/a/b/c", top);
+	CHECK_EQ_INT(make_dirs(path, 0700), 0);
+	CHECK_STR(path + strlen(top), "/a/b/c");
+	CHECK(stat(path, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700);
+	/* Already there: nothing to do. */
+	CHECK_EQ_INT(make_dirs(path, 0700), 0);
+	/* A file in the way. */
+	snprintf(file, sizeof(file), "%s/a/file", top);
+	if ((f = fopen(file, "w")))
+		fclose(f);
+	snprintf(path, sizeof(path), "%s/a/file/d", top);
+	CHECK_EQ_INT(make_dirs(path, 0700), -1);
+	CHECK_EQ_INT(errno, ENOTDIR);
+	CHECK_STR(path + strlen(top), "/a/file/d");
+	path[0] = 0;
+	CHECK_EQ_INT(make_dirs(path, 0700), -1);
+	unlink(file);
+	snprintf(path, sizeof(path), "%s/a/b/c", top);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/a/b", top);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/a", top);
+	rmdir(path);
+	rmdir(top);
+}
+
 int main(void)
 {
 	RUN(sort_by_key_sizes);
@@ -213,5 +251,6 @@ int main(void)
 	RUN(calloc_lines_aligned_and_zeroed);
 	RUN(htab_slots_rounded);
 	RUN(run_both_halves);
+	RUN(make_dirs_nested);
 	return test_done();
 }
