@@ -165,12 +165,15 @@ if [ -n "$BID" ] && [ -f "$W/lib/libmulti.so.debug" ] && mkdir -p "$(dirname "$Z
 	# one of the same size is replaced.
 	KEPT=$W/dcache/$BID.debug
 	zrun() {
-		PPROF_CACHE_DIR=$W/dcache PPROF_BINARY_PATH=$W/bid "$PPROF" --text --lines \
-			"$W/prog" "$W/prog.prof" >"$W/$1" 2>&1
+		PPROF_CACHE_DIR=$W/dcache PPROF_BINARY_PATH=$W/bid "$PPROF" --text --lines --verbose \
+			"$W/prog" "$W/prog.prof" >"$W/$1" 2>"$W/$1.err"
 	}
 	zrun kept1.txt
 	same_output "a run that keeps the inflated debug file reports as google-pprof" \
 		"$W/ref-debuglink.txt" "$W/kept1.txt"
+	check "--verbose says the inflated copy was kept" \
+		grep -q "object '$W/lib/libmulti.so': read.*DWARF from $ZDEBUG (inflated, kept in the cache)\$" \
+		"$W/kept1.txt.err"
 	check "the inflated copy is kept under its build id" \
 		bash -c "readelf -n '$KEPT' | grep -q 'Build ID: $BID'"
 	check "the kept copy's sections are inflated" \
@@ -179,6 +182,9 @@ if [ -n "$BID" ] && [ -f "$W/lib/libmulti.so.debug" ] && mkdir -p "$(dirname "$Z
 	touch -d '40 days ago' "$KEPT"
 	zrun kept2.txt
 	same_output "a run that takes the kept copy reports the same" "$W/ref-debuglink.txt" "$W/kept2.txt"
+	check "--verbose says the inflated copy came from the cache" \
+		grep -q "object '$W/lib/libmulti.so': read.*DWARF from $ZDEBUG (inflated, from the cache)\$" \
+		"$W/kept2.txt.err"
 	check "that run took the kept file and renewed its time" \
 		bash -c "[ \"\$(stat -c %i '$KEPT')\" = '$inode' ] && [ -n \"\$(find '$KEPT' -mmin -60)\" ]"
 	head -c "$(stat -c %s "$KEPT")" /dev/zero >"$KEPT.zero" && mv "$KEPT.zero" "$KEPT"
@@ -188,9 +194,11 @@ if [ -n "$BID" ] && [ -f "$W/lib/libmulti.so.debug" ] && mkdir -p "$(dirname "$Z
 	check "the damaged copy is replaced by a good one" \
 		bash -c "[ \"\$(stat -c %i '$KEPT')\" != '$inode' ] && readelf -n '$KEPT' | grep -q 'Build ID: $BID'"
 	check "no temporary file is left in the cache" bash -c "! ls '$W/dcache' | grep -q '\.debug\.'"
-	PPROF_CACHE_DIR= PPROF_BINARY_PATH=$W/bid "$PPROF" --text --lines "$W/prog" "$W/prog.prof" \
-		>"$W/nocache.txt" 2>&1
+	PPROF_CACHE_DIR= PPROF_BINARY_PATH=$W/bid "$PPROF" --text --lines --verbose "$W/prog" \
+		"$W/prog.prof" >"$W/nocache.txt" 2>"$W/nocache.err"
 	same_output "PPROF_CACHE_DIR set empty reports the same" "$W/ref-debuglink.txt" "$W/nocache.txt"
+	check "--verbose says the debug file was inflated, and no more" \
+		grep -q "object '$W/lib/libmulti.so': read.*DWARF from $ZDEBUG (inflated)\$" "$W/nocache.err"
 	mv "$W/libmulti.so.debug.away" "$W/lib/libmulti.so.debug"
 else
 	not_ok "the library's debug file compresses into a .build-id directory"

@@ -103,7 +103,7 @@ static void prune(const char *dir)
 	closedir(d);
 }
 
-void debug_cache_add(const char *build_id, int copy, uint64_t size)
+int debug_cache_add(const char *build_id, int copy, uint64_t size)
 {
 	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT, path = STRBUF_INIT;
 	void *map = MAP_FAILED;
@@ -129,4 +129,5 @@ out:
 	sb_release(&dir);
 	sb_release(&tmp);
 	sb_release(&path);
+	return ok;
 }

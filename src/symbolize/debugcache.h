@@ -26,6 +26,7 @@
 #define DEBUG_CACHE_DAYS 30
 
 int debug_cache_open(const char *build_id, uint64_t size);
-void debug_cache_add(const char *build_id, int copy, uint64_t size);
+/* Returns whether the copy was kept. */
+int debug_cache_add(const char *build_id, int copy, uint64_t size);
 
 #endif

@@ -32,6 +32,7 @@ struct object {
 	int queued;            /* given to the prefetch thread (set before it starts) */
 	int prefetch;          /* PREFETCH_*, under the prefetch lock once queued (prefetch.c) */
 	const char *debug_file; /* separate debug info, if found */
+	int debug_copy;         /* DEBUG_COPY_*: its debug file inflated, and how (--verbose) */
 	/* nm's view, from /usr/lib/debug/PATH when that exists. */
 	int nm_fd;
 	Elf *nm_elf;
@@ -116,6 +117,9 @@ struct symbolizer {
 	int defer_dwarf;            /* objects opened now queue their DWARF (prefetch.c) */
 	struct prefetch *prefetch;
 };
+
+/* How a debug file found by build id was inflated (debugcache.h). */
+enum { DEBUG_COPY_NONE, DEBUG_COPY_MADE, DEBUG_COPY_KEPT, DEBUG_COPY_CACHED };
 
 /* A Dwfl with the session's callbacks, for one object; NULL when out of memory. */
 Dwfl *object_dwfl_begin(void);

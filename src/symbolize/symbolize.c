@@ -150,6 +150,7 @@ static uint64_t mapping_adjust(Elf *elf, const struct mapping *mp)
 static void object_report(struct object *ob, uint64_t bias)
 {
 	Dwfl_Module *mod;
+	void **userdata;
 	Dwarf_Addr b;
 	Elf *elf;
 	int copy;
@@ -166,6 +167,9 @@ static void object_report(struct object *ob, uint64_t bias)
 	dwfl_report_end(ob->dwfl, NULL, NULL);
 	if (!mod)
 		return;
+	/* For find_debuginfo. */
+	if (dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+		*userdata = ob;
 	ob->fd = -1;
 	ob->mod = mod;
 	elf = dwfl_module_getelf(mod, &b);
@@ -603,10 +607,11 @@ static int has_build_id(int fd, const char *hex)
 
 /*
  * The inflated copy of the debug file open on fd, of build id hex: the
- * cache's (debugcache.h), else made here and kept there.  -1 when the
- * file has nothing to inflate, or (*wrong set) another build id.
+ * cache's (debugcache.h), else made here and kept there (*how says which,
+ * DEBUG_COPY_*).  -1 when the file has nothing to inflate, or (*wrong
+ * set) another build id.
  */
-static int inflated_copy(int fd, const char *hex, int *wrong)
+static int inflated_copy(int fd, const char *hex, int *wrong, int *how)
 {
 	struct inflate_plan *pl = inflate_plan(fd);
 	uint64_t size;
@@ -617,13 +622,15 @@ static int inflated_copy(int fd, const char *hex, int *wrong)
 		return -1;
 	size = inflate_plan_size(pl);
 	if ((copy = debug_cache_open(hex, size)) >= 0) {
-		if (has_build_id(copy, hex))
+		if (has_build_id(copy, hex)) {
+			*how = DEBUG_COPY_CACHED;
 			goto out;
+		}
 		close(copy);
 	}
 	if ((copy = inflate_plan_copy(pl)) >= 0) {
 		if (has_build_id(copy, hex)) {
-			debug_cache_add(hex, copy, size);
+			*how = debug_cache_add(hex, copy, size) ? DEBUG_COPY_KEPT : DEBUG_COPY_MADE;
 		} else {
 			close(copy);
 			copy = -1;
@@ -642,7 +649,7 @@ out:
  * cannot be followed by the copy: it keeps the Elf it opened to check the
  * build id.
  */
-static int inflated_by_build_id(Dwfl_Module *mod, char **debuginfo_file_name)
+static int inflated_by_build_id(Dwfl_Module *mod, char **debuginfo_file_name, int *how)
 {
 	const unsigned char *id;
 	GElf_Addr vaddr;
@@ -664,7 +671,7 @@ static int inflated_by_build_id(Dwfl_Module *mod, char **debuginfo_file_name)
 		sb_addf(&path, "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
 		if ((fd = open_regular(path.buf)) < 0)
 			continue;
-		copy = inflated_copy(fd, hex, &wrong);
+		copy = inflated_copy(fd, hex, &wrong, how);
 		close(fd);
 		if (wrong)
 			continue;
@@ -695,16 +702,24 @@ static int own_debug_file(Dwfl_Module *mod, const char *debuglink_file)
 	return elf && dwelf_elf_gnu_debuglink(elf, &crc) == debuglink_file;
 }
 
-/* libdwfl's search for separate debug information, compressed sections inflated ahead. */
+/*
+ * libdwfl's search for separate debug information, compressed sections
+ * inflated ahead.  The module's user data is its object (object_report),
+ * told how its debug file was inflated.
+ */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
+	int how = DEBUG_COPY_NONE;
 	int fd = own_debug_file(mod, debuglink_file) ?
-		 inflated_by_build_id(mod, debuginfo_file_name) : -1;
+		 inflated_by_build_id(mod, debuginfo_file_name, &how) : -1;
 
-	if (fd >= 0)
+	if (fd >= 0) {
+		if (userdata && *userdata)
+			((struct object *)*userdata)->debug_copy = how;
 		return fd;
+	}
 	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 					    debuglink_file, debuglink_crc, debuginfo_file_name);
 }
@@ -951,6 +966,11 @@ static void symbolize_pc(struct symbolizer *s, struct object *ob, struct locatio
 	profile_set_lines(p, loc, lines, (size_t)n);
 }
 
+/* --verbose's words for DEBUG_COPY_*. */
+static const char *const copy_notes[] = {
+	"", " (inflated)", " (inflated, kept in the cache)", " (inflated, from the cache)"
+};
+
 static void verbose_summary(struct symbolizer *s)
 {
 	size_t i;
@@ -971,8 +991,8 @@ static void verbose_summary(struct symbolizer *s)
 			fprintf(stderr, ", %zu %s symbols", ob->nm_syms.n,
 				ob->nm_syms.dynamic ? "dynamic" : "static");
 			if (ob->dw)
-				fprintf(stderr, ", DWARF%s%s", ob->debug_file ? " from " : "",
-					ob->debug_file ? ob->debug_file : "");
+				fprintf(stderr, ", DWARF%s%s%s", ob->debug_file ? " from " : "",
+					ob->debug_file ? ob->debug_file : "", copy_notes[ob->debug_copy]);
 			else
 				fprintf(stderr, ", no DWARF");
 		}

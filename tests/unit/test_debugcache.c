@@ -104,7 +104,7 @@ TEST(kept_then_found)
 	snprintf(dir, sizeof(dir), "%s/a/b", top);
 	setenv("PPROF_CACHE_DIR", dir, 1);
 	CHECK_EQ_INT(debug_cache_open(ID, 100000), -1);
-	debug_cache_add(ID, copy, 100000);
+	CHECK_EQ_INT(debug_cache_add(ID, copy, 100000), 1);
 	CHECK(exists(dir, ID ".debug"));
 	CHECK_EQ_INT(count_named(dir, ".debug."), 0);
 	fd = debug_cache_open(ID, 100000);
@@ -134,9 +134,9 @@ TEST(names_are_build_ids)
 
 	snprintf(dir, sizeof(dir), "%s/names", top);
 	setenv("PPROF_CACHE_DIR", dir, 1);
-	debug_cache_add("../escape", copy, 10);
-	debug_cache_add("ABC", copy, 10);
-	debug_cache_add("", copy, 10);
+	CHECK_EQ_INT(debug_cache_add("../escape", copy, 10), 0);
+	CHECK_EQ_INT(debug_cache_add("ABC", copy, 10), 0);
+	CHECK_EQ_INT(debug_cache_add("", copy, 10), 0);
 	CHECK(!exists(top, "escape.debug"));
 	CHECK_EQ_INT(count_named(dir, "debug"), 0);
 	CHECK_EQ_INT(debug_cache_open("../escape", 10), -1);
@@ -169,7 +169,7 @@ TEST(where_it_is)
 	/* Set empty: no cache at all. */
 	setenv("PPROF_CACHE_DIR", "", 1);
 	CHECK_EQ_INT(debug_cache_open("bb", 10), -1);
-	debug_cache_add("cc", copy, 10);
+	CHECK_EQ_INT(debug_cache_add("cc", copy, 10), 0);
 	CHECK(!exists(dir, "cc.debug"));
 	close(copy);
 }
@@ -183,13 +183,13 @@ TEST(nothing_kept_when_it_cannot_be)
 	make_file(top, "plain");
 	snprintf(dir, sizeof(dir), "%s/plain/sub", top);
 	setenv("PPROF_CACHE_DIR", dir, 1);
-	debug_cache_add("dd", copy, 10);
+	CHECK_EQ_INT(debug_cache_add("dd", copy, 10), 0);
 	CHECK_EQ_INT(debug_cache_open("dd", 10), -1);
 	/* A copy that cannot be read whole leaves no temporary file. */
 	snprintf(dir, sizeof(dir), "%s/short", top);
 	setenv("PPROF_CACHE_DIR", dir, 1);
 	if (CHECK(pipe(pipefd) == 0)) {
-		debug_cache_add("ee", pipefd[0], 10);
+		CHECK_EQ_INT(debug_cache_add("ee", pipefd[0], 10), 0);
 		close(pipefd[0]);
 		close(pipefd[1]);
 	}
