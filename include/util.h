@@ -56,6 +56,8 @@ int is_regular_file(const char *path);
  * changed while it works, and restored).  0, or -1 with errno set.
  */
 int make_dirs(char *path, unsigned mode);
+/* Writes all len bytes at buf to fd, again after EINTR: 0, or -1 with errno set. */
+int write_all(int fd, const void *buf, size_t len);
 
 /*
  * Paths named by input (mappings, debug information, build ids) are data.

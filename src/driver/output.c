@@ -79,22 +79,6 @@ int output_open(struct output *o, const char *path, struct err *e)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int write_chunks(int fd, const struct output *o)
 {
 	const struct output_chunk *c;

@@ -319,7 +319,6 @@ static int write_temp(const char *format, enum dot_flags flags, const char *suff
 	if (!dir || !*dir)
 		dir = getenv("TMPDIR");
 	struct strbuf bytes = STRBUF_INIT;
-	size_t off = 0;
 	int fd;
 
 	if (render_file(p, o, format, flags, &bytes, e) < 0)
@@ -332,19 +331,12 @@ static int write_temp(const char *format, enum dot_flags flags, const char *suff
 		sb_release(&bytes);
 		return -1;
 	}
-	while (off < bytes.len) {
-		ssize_t n = write(fd, bytes.buf + off, bytes.len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err_set(e, "cannot write '%s': %s", file->buf, strerror(errno));
-			close(fd);
-			unlink(file->buf);
-			sb_release(&bytes);
-			return -1;
-		}
-		off += (size_t)n;
+	if (write_all(fd, bytes.buf, bytes.len) < 0) {
+		err_set(e, "cannot write '%s': %s", file->buf, strerror(errno));
+		close(fd);
+		unlink(file->buf);
+		sb_release(&bytes);
+		return -1;
 	}
 	sb_release(&bytes);
 	if (close(fd) < 0) {

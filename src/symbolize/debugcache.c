@@ -1,6 +1,5 @@
 /* debugcache.c - inflated debug files kept on disk by build id (debugcache.h). */
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,22 +60,6 @@ out:
 	return fd;
 }
 
-/* Writes all n bytes at buf to fd: 0, or -1. */
-static int write_all(int fd, const unsigned char *buf, uint64_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n < (1 << 30) ? n : (1 << 30));
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (uint64_t)w;
-	}
-	return 0;
-}
-
 /* Removes the copies unused for DEBUG_CACHE_DAYS days, and temporary files a day old. */
 static void prune(const char *dir)
 {
@@ -117,7 +100,7 @@ int debug_cache_add(const char *build_id, int copy, uint64_t size)
 	if ((fd = mkostemp(tmp.buf, O_CLOEXEC)) < 0)
 		goto out;
 	map = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, copy, 0);
-	ok = map != MAP_FAILED && write_all(fd, map, size) == 0 && fdatasync(fd) == 0;
+	ok = map != MAP_FAILED && write_all(fd, map, (size_t)size) == 0 && fdatasync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	ok = ok && rename(tmp.buf, path.buf) == 0;
 	if (!ok)

@@ -167,6 +167,26 @@ int make_dirs(char *path, unsigned mode)
 	return mkdir(path, (mode_t)mode) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int path_climbs(const char *path)
 {
 	const char *p = path;

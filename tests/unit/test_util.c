@@ -244,6 +244,29 @@ TEST(make_dirs_nested)
 	rmdir(top);
 }
 
+TEST(write_all_whole)
+{
+	static char buf[100000], back[100001];
+	FILE *f = tmpfile();
+	int w = f ? fileno(f) : -1;
+	size_t i, got = 0;
+	ssize_t n;
+
+	if (!CHECK(w >= 0))
+		return;
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (char)(i * 7);
+	CHECK_EQ_INT(write_all(w, buf, sizeof(buf)), 0);
+	lseek(w, 0, SEEK_SET);
+	while ((n = read(w, back + got, sizeof(back) - got)) > 0)
+		got += (size_t)n;
+	CHECK_EQ_INT(got, sizeof(buf));
+	CHECK(!memcmp(buf, back, sizeof(buf)));
+	fclose(f);
+	CHECK_EQ_INT(write_all(-1, buf, 1), -1);
+	CHECK_EQ_INT(errno, EBADF);
+}
+
 int main(void)
 {
 	RUN(sort_by_key_sizes);
@@ -252,5 +275,6 @@ int main(void)
 	RUN(htab_slots_rounded);
 	RUN(run_both_halves);
 	RUN(make_dirs_nested);
+	RUN(write_all_whole);
 	return test_done();
 }
