@@ -190,7 +190,9 @@ cp "$W/prog" "$W/prog.copy"
 "$PPROF" --text "$W/prog" "$W/run1.prof" >/dev/null 2>"$W/fresh.err"
 check "the program the profile was taken with: no warning" bash -c "! grep -q 'not the file' '$W/fresh.err'"
 sed -i 's/x += i \* 0.5;/x += i * 0.25 + 1;/' "$W/prog.c"
-rm -f "$W/prog"
+# Moved aside, not removed: a file system may give a removed file's inode
+# to the next file made, and the rebuilt program would have the old one's.
+mv "$W/prog" "$W/prog.before"
 build rebuilt gcc -g -O1 -fPIE -pie -o "$W/prog" "$W/prog.c" "${PROF_LIBS[@]}" || exit 1
 "$PPROF" --text "$W/prog" "$W/run1.prof" >/dev/null 2>"$W/stale.err"
 check "a rebuilt program is named on stderr" grep -q "'$W/prog' is not the file the profile was taken with" "$W/stale.err"
