@@ -170,8 +170,8 @@ static const char *routine_name(struct code *c, const struct listed *l, size_t j
 
 	if (l->syms != &l->ob->nm_syms) {
 		struct frame fr[MAX_FRAMES];
-		int nf = name_frames(&c->s, l->ob, b->start[j], b->start[j] + l->adjust, fr, tmp,
-				     NULL);
+		uint64_t pc = b->start[j] + l->adjust;
+		int nf = name_frames(&c->s, l->ob, b->start[j], &pc, fr, tmp, NULL);
 
 		/* The outermost frame: the routine itself, not what it inlines. */
 		text = fr[nf - 1].name;

@@ -221,14 +221,14 @@ struct frame {
 int addr2line(struct object *ob, uint64_t addr, struct frame *fr, uint64_t *same);
 
 /*
- * The frames text reports give object address addr of profile address pc
+ * The frames text reports give object address addr of profile address *pc
  * (symbolize_profile): addr2line's, renamed after nm's routine where its
  * name starts alike (gperftools pprof's rule), or after the address where
- * nothing names them.  Returns how many, as addr2line; tmp is scratch.
+ * nothing names them (*pc is read only then).  Returns how many, as addr2line; tmp is scratch.
  * With same, how many addresses from addr on get the same frames, as
  * addr2line says, within nm's routine.
  */
-int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t pc,
+int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, const uint64_t *pc,
 		struct frame *fr, struct strbuf *tmp, uint64_t *same);
 
 #endif

@@ -859,7 +859,7 @@ static const char *pc_name(struct profile *p, uint64_t pc)
 	return profile_intern(p, buf);
 }
 
-int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t pc,
+int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, const uint64_t *pc,
 		struct frame *fr, struct strbuf *tmp, uint64_t *same)
 {
 	struct profile *p = s->strings;
@@ -884,7 +884,7 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t
 
 		if (!fr[i].name) {
 			/* addr2line knows nothing: nm's routine, or the bare address. */
-			fr[i].name = nm ? nm->name : pc_name(p, pc);
+			fr[i].name = nm ? nm->name : pc_name(p, *pc);
 			fr[i].raw = nm ? nm->raw : fr[i].name;
 			fr[i].symaddr = nm && !bare ? nm->value : NO_SYMBOL_ADDRESS;
 			continue;
@@ -898,7 +898,7 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, uint64_t
 				fr[i].symaddr = bare ? NO_SYMBOL_ADDRESS : nm->value;
 			}
 		} else {
-			const char *pcname = pc_name(p, pc);
+			const char *pcname = pc_name(p, *pc);
 
 			if (!strncmp(pcname, shrt->buf, shrt->len))
 				fr[i].name = fr[i].raw = pcname;
@@ -932,7 +932,8 @@ static void symbolize_pc(struct symbolizer *s, struct object *ob, struct locatio
 		profile_share_lines(loc, last->loc);
 		return;
 	}
-	n = name_frames(s, ob, addr, loc->address, fr, tmp, &last->same);
+	/* The location is written next, not read: its address only if nothing names it. */
+	n = name_frames(s, ob, addr, &loc->address, fr, tmp, &last->same);
 	last->ob = ob;
 	last->addr = addr;
 	last->loc = loc;
