@@ -226,7 +226,7 @@ static size_t check_same(const char *path, uint64_t lo, uint64_t hi, size_t *sha
 	object_dwarf(&s, ob);
 	for (a = lo; a < hi; a++) {
 		uint64_t reach;
-		int n = name_frames(&s, ob, a, a, fr, &tmp, &reach);
+		int n = name_frames(&s, ob, a, &a, fr, &tmp, &reach);
 
 		if (a - from < same) {
 			++*shared;
@@ -333,7 +333,7 @@ TEST(neighbours_share_line_arrays)
 	for (i = p->nlocation; i-- > 0;) {
 		const struct location *l = p->location[i];
 		struct frame fr[MAX_FRAMES];
-		int n = name_frames(&s, ob, l->address, l->address, fr, &tmp, NULL), j, same;
+		int n = name_frames(&s, ob, l->address, &l->address, fr, &tmp, NULL), j, same;
 
 		same = l->nline ? (int)l->nline == n : n == 1 && !fr[0].name && !fr[0].file;
 		for (j = 0; same && j < (int)l->nline; j++)
