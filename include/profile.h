@@ -99,14 +99,10 @@ struct label {
  * profile->location, id - 1), leaf first; read it with sample_stack or
  * sample_location.  Four bytes a frame instead of a pointer's eight: the
  * samples are most of a big profile's memory.  The nsample_type values
- * follow the stack, 8-byte aligned (sample_value).
+ * follow the stack, 8-byte aligned (sample_value); the labels precede the
+ * header (sample_labels).
  */
 struct sample {
-	/*
-	 * Sorted as Go orders them: string labels by key, then numeric ones by
-	 * key; labels of one key keep their order.  NULL when nlabel is 0.
-	 */
-	struct label *label;
 	uint32_t nlocation;
 	uint32_t nlabel;
 };
@@ -162,6 +158,16 @@ struct profile {
 static inline const uint32_t *sample_stack(const struct sample *s)
 {
 	return (const uint32_t *)(s + 1);
+}
+
+/*
+ * The sample's labels, just before it; NULL when it has none.  Sorted as
+ * Go orders them: string labels by key, then numeric ones by key; labels
+ * of one key keep their order.
+ */
+static inline const struct label *sample_labels(const struct sample *s)
+{
+	return s->nlabel ? (const struct label *)s - s->nlabel : NULL;
 }
 
 /* The sample's values, after its stack. */
@@ -294,6 +300,12 @@ void profile_copy_lines(struct profile *dst, struct location *d, const struct lo
  * labels are kept.
  */
 void profile_merge(struct profile *dst, const struct profile *src, int64_t scale);
+/*
+ * The same, each sample of src entering with one more label, key=str
+ * (after its own): Go pprof's --diff_base marks its base's samples so.
+ */
+void profile_merge_labeled(struct profile *dst, const struct profile *src, int64_t scale,
+			   const char *key, const char *str);
 
 /*
  * Subtracts base from p per identical stack (gperftools pprof --base),

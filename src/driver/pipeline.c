@@ -65,23 +65,7 @@ static struct profile *load_more(const struct options *o, struct fetcher *f, con
  */
 static void add_diff_base(struct profile *p, struct profile *base)
 {
-	const char *key = profile_intern(base, "pprof::base"), *yes = profile_intern(base, "true");
-	size_t i;
-
-	for (i = 0; i < base->nsample; i++) {
-		struct sample *s = base->sample[i];
-		struct label *l = arena_alloc(&base->sample_arena, (s->nlabel + 1) * sizeof(*l));
-
-		if (s->nlabel)
-			memcpy(l, s->label, s->nlabel * sizeof(*l));
-		l[s->nlabel].key = key;
-		l[s->nlabel].str = yes;
-		l[s->nlabel].num = 0;
-		l[s->nlabel].num_unit = profile_intern(base, "");
-		s->label = l;
-		s->nlabel++;
-	}
-	profile_merge(p, base, -1);
+	profile_merge_labeled(p, base, -1, "pprof::base", "true");
 }
 
 /*

@@ -455,7 +455,7 @@ static int same_sample(const struct sample *s, const uint32_t *ids, size_t n,
 {
 	return s->nlocation == n && !memcmp(sample_stack(s), ids, n * sizeof(*ids)) &&
 	       s->nlabel == nlabel &&
-	       (!nlabel || !memcmp(s->label, label, nlabel * sizeof(*label)));
+	       (!nlabel || !memcmp(sample_labels(s), label, nlabel * sizeof(*label)));
 }
 
 #define FEW_IDS 64      /* stacks up to this deep are converted on the stack */
@@ -490,7 +490,7 @@ static uint64_t sample_hash(const struct sample *s)
 {
 	uint64_t h = stack_hash_of(s);
 
-	return s->nlabel ? labels_hash(h, s->label, s->nlabel) : h;
+	return s->nlabel ? labels_hash(h, sample_labels(s), s->nlabel) : h;
 }
 
 /* Go's order: string labels before numeric ones, each by key. */
@@ -564,20 +564,19 @@ static struct sample *add_sample(struct profile *p, const uint32_t *ids, size_t 
 			v[i] = sat_add(v[i], value[i]);
 		return s;
 	}
-	/* One block: the sample, its stack, its values (8-byte aligned), its labels. */
+	/* One block: its labels, the sample, its stack, its values (8-byte aligned). */
 	stack = (sizeof(*s) + n * sizeof(uint32_t) + 7) & ~(size_t)7;
-	s = arena_alloc8(&p->sample_arena, stack + p->nsample_type * sizeof(*value) +
-			nlabel * sizeof(*label));
+	s = arena_alloc8(&p->sample_arena, nlabel * sizeof(*label) + stack +
+			 p->nsample_type * sizeof(*value));
+	if (nlabel) {
+		memcpy(s, label, nlabel * sizeof(*label));
+		s = (struct sample *)((struct label *)s + nlabel);
+	}
 	s->nlocation = (uint32_t)n;
+	s->nlabel = (uint32_t)nlabel;
 	if (n)
 		memcpy(s + 1, ids, n * sizeof(*ids));
 	memcpy((char *)s + stack, value, p->nsample_type * sizeof(*value));
-	s->nlabel = (uint32_t)nlabel;
-	s->label = NULL;
-	if (nlabel) {
-		s->label = (struct label *)((char *)s + stack + p->nsample_type * sizeof(*value));
-		memcpy(s->label, label, nlabel * sizeof(*label));
-	}
 	GROW(p->sample, p->cap_sample, p->nsample + 1);
 	p->sample[p->nsample++] = s;
 	htab_insert(t, k, h, (uint32_t)p->nsample);
@@ -648,22 +647,30 @@ void profile_copy_lines(struct profile *dst, struct location *d, const struct lo
 		free(ln);
 }
 
-/* Appends s's labels with dst's strings to (*buf)[*n...]; the order stays canonical. */
-static void translate_labels(struct profile *dst, const struct sample *s, struct label **buf,
-			     size_t *cap, size_t *n)
+/*
+ * Appends s's labels with dst's strings to (*buf)[*n...], then extra (in
+ * dst's strings) when given; returns how many.  The order stays canonical.
+ */
+static uint32_t translate_labels(struct profile *dst, const struct sample *s,
+				 const struct label *extra, struct label **buf, size_t *cap,
+				 size_t *n)
 {
+	const struct label *in = sample_labels(s);
 	struct label *out;
 	uint32_t i;
 
-	GROW(*buf, *cap, *n + s->nlabel + 1);
+	GROW(*buf, *cap, *n + s->nlabel + 2);
 	out = *buf + *n;
 	for (i = 0; i < s->nlabel; i++) {
-		out[i].key = profile_intern(dst, s->label[i].key);
-		out[i].str = profile_intern(dst, s->label[i].str);
-		out[i].num = s->label[i].num;
-		out[i].num_unit = profile_intern(dst, s->label[i].num_unit);
+		out[i].key = profile_intern(dst, in[i].key);
+		out[i].str = profile_intern(dst, in[i].str);
+		out[i].num = in[i].num;
+		out[i].num_unit = profile_intern(dst, in[i].num_unit);
 	}
-	*n += s->nlabel;
+	if (extra)
+		out[i++] = *extra;
+	*n += i;
+	return i;
 }
 
 /*
@@ -883,7 +890,7 @@ static int plain_source(const struct profile *src)
  * read, and that order shapes some names.
  */
 static void combine(struct profile *dst, const struct profile *src, int64_t scale,
-		    int drop_negative)
+		    int drop_negative, const struct label *extra)
 {
 	struct relocation rel;
 	struct sample_queue *queue;
@@ -893,6 +900,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 	size_t cap = 0, lcap = 0, i, j, k, nb;
 	uint64_t hash[MERGE_BATCH];
 	size_t loc_off[MERGE_BATCH], label_off[MERGE_BATCH];
+	uint32_t nlabel[MERGE_BATCH];
 
 	if (src->nsample_type != dst->nsample_type)
 		BUG("combining profiles of different sample types");
@@ -901,7 +909,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 	relocation_init(&rel, dst, src);
 	/* The hints below read both tables: a read that ended dropped them. */
 	profile_index_ensure(dst);
-	queue = !drop_negative && plain_source(src) ? sample_queue_start(dst) : NULL;
+	queue = !drop_negative && !extra && plain_source(src) ? sample_queue_start(dst) : NULL;
 	for (i = 0; i < src->nsample; i += nb) {
 		size_t nloc = 0, nlab = 0;
 
@@ -918,11 +926,11 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 			loc_off[k] = nloc;
 			label_off[k] = nlab;
 			ids = translate(dst, &rel, s, &buf, &cap, &nloc);
-			translate_labels(dst, s, &lbuf, &lcap, &nlab);
+			nlabel[k] = translate_labels(dst, s, extra, &lbuf, &lcap, &nlab);
 			/* The queue hashes on its own thread. */
 			if (!queue)
 				hash[k] = labels_hash(profile_stack_hash(ids, s->nlocation),
-						      lbuf + label_off[k], s->nlabel);
+						      lbuf + label_off[k], nlabel[k]);
 		}
 		for (k = 0; k < nb; k++) {
 			const struct sample *s = src->sample[i + k];
@@ -945,12 +953,12 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 
 				HTAB_FIND(t, hash[k], x,
 					  same_sample(dst->sample[t->slot[x].idx - 1], ids,
-						      s->nlocation, lab, s->nlabel));
+						      s->nlocation, lab, nlabel[k]));
 				if (!t->slot[x].idx)
 					continue;
 			}
 			scaled_values(dst, src, s, scale, val);
-			d = add_sample(dst, ids, s->nlocation, val, hash[k], lab, s->nlabel);
+			d = add_sample(dst, ids, s->nlocation, val, hash[k], lab, nlabel[k]);
 			if (drop_negative) {
 				int64_t *v = sample_value(d);
 
@@ -971,12 +979,24 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 
 void profile_merge(struct profile *dst, const struct profile *src, int64_t scale)
 {
-	combine(dst, src, scale, 0);
+	combine(dst, src, scale, 0, NULL);
+}
+
+void profile_merge_labeled(struct profile *dst, const struct profile *src, int64_t scale,
+			   const char *key, const char *str)
+{
+	struct label extra;
+
+	extra.key = profile_intern(dst, key);
+	extra.str = profile_intern(dst, str);
+	extra.num = 0;
+	extra.num_unit = profile_intern(dst, "");
+	combine(dst, src, scale, 0, &extra);
 }
 
 void profile_subtract(struct profile *p, const struct profile *base, int drop_negative)
 {
-	combine(p, base, -1, drop_negative);
+	combine(p, base, -1, drop_negative, NULL);
 }
 
 struct profile *profile_new_like(const struct profile *p)

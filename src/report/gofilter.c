@@ -36,7 +36,7 @@ void numunits_init(struct numunits *u, const struct profile *p)
 		const struct sample *s = p->sample[i];
 
 		for (j = 0; j < s->nlabel; j++) {
-			const struct label *l = &s->label[j];
+			const struct label *l = &sample_labels(s)[j];
 
 			if (l->str[0])
 				continue;
@@ -206,10 +206,10 @@ static int any_label_matches(const struct sample *s, const struct regex *r, stru
 	uint32_t j;
 
 	for (j = 0; j < s->nlabel; j++) {
-		if (!s->label[j].str[0])
+		if (!sample_labels(s)[j].str[0])
 			continue;
 		sb_reset(sb);
-		sb_addf(sb, "%s:%s", s->label[j].key, s->label[j].str);
+		sb_addf(sb, "%s:%s", sample_labels(s)[j].key, sample_labels(s)[j].str);
 		if (regex_matchs(r, sb->buf))
 			return 1;
 	}
@@ -224,7 +224,7 @@ static int tagfilter_match(const struct tagfilter *f, const struct sample *s,
 
 	if (f->numeric) {
 		for (j = 0; j < s->nlabel; j++) {
-			const struct label *l = &s->label[j];
+			const struct label *l = &sample_labels(s)[j];
 
 			if (!l->str[0] && (!f->key || !strcmp(l->key, f->key)) &&
 			    numeric_match(f, l, numunits_get(u, l->key)))
@@ -239,7 +239,7 @@ static int tagfilter_match(const struct tagfilter *f, const struct sample *s,
 		return 1;
 	}
 	for (j = 0; j < s->nlabel; j++) {
-		const struct label *l = &s->label[j];
+		const struct label *l = &sample_labels(s)[j];
 
 		if (!l->str[0] || strcmp(l->key, f->key))
 			continue;
@@ -280,7 +280,7 @@ int gofilter_diff_base(const struct sample *s)
 	uint32_t j;
 
 	for (j = 0; j < s->nlabel; j++)
-		if (!strcmp(s->label[j].key, "pprof::base") && !strcmp(s->label[j].str, "true"))
+		if (!strcmp(sample_labels(s)[j].key, "pprof::base") && !strcmp(sample_labels(s)[j].str, "true"))
 			return 1;
 	return 0;
 }

@@ -175,7 +175,7 @@ static int cmp_sample(const void *x, const void *y, void *ctx)
 	if ((c = cmp_u64(a->nlocation, b->nlocation)))
 		return c;
 	for (i = 0; i < a->nlabel && i < b->nlabel; i++)
-		if ((c = cmp_label(&a->label[i], &b->label[i])))
+		if ((c = cmp_label(&sample_labels(a)[i], &sample_labels(b)[i])))
 			return c;
 	return cmp_u64(a->nlabel, b->nlabel);
 }
@@ -294,9 +294,9 @@ static void *pre_part_run(void *arg)
 		for (j = 0; j < s->nlocation; j++)
 			h = hash_u64(h ^ w->loc_of[sample_stack(s)[j]]);
 		for (j = 0; j < s->nlabel; j++) {
-			h = hash_u64(h ^ hash_bytes(s->label[j].key, strlen(s->label[j].key)));
-			h = hash_u64(h ^ hash_bytes(s->label[j].str, strlen(s->label[j].str)));
-			h = hash_u64(h ^ (uint64_t)s->label[j].num);
+			h = hash_u64(h ^ hash_bytes(sample_labels(s)[j].key, strlen(sample_labels(s)[j].key)));
+			h = hash_u64(h ^ hash_bytes(sample_labels(s)[j].str, strlen(sample_labels(s)[j].str)));
+			h = hash_u64(h ^ (uint64_t)sample_labels(s)[j].num);
 		}
 		w->smp[i].hash = h;
 		w->smp[i].idx = (uint32_t)i;
@@ -579,7 +579,7 @@ static void put_samples(struct writer *w, struct pbuf *o, struct pbuf *u)
 			__builtin_prefetch(w->pre->b + w->pre_off[w->smp[i + 8].idx]);
 		/* Labels take their strings' indexes now, in the canonical order. */
 		for (j = 0; j < w->smp[i].nlabel; j++) {
-			const struct label *l = &p->sample[idx]->label[j];
+			const struct label *l = &sample_labels(p->sample[idx])[j];
 			struct pbuf v = { 0 };
 
 			put_uint(&v, 1, (uint64_t)str_index(w, l->key));

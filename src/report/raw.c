@@ -173,10 +173,10 @@ static void put_profile(FILE *out, const struct profile *q, const struct report_
 			fprintf(out, " %llu", (unsigned long long)sample_stack(s)[j] + 1);
 		fprintf(out, " %u", s->nlabel);
 		for (j = 0; j < s->nlabel; j++) {
-			put_str(out, s->label[j].key);
-			put_str(out, s->label[j].str);
-			fprintf(out, " %lld", (long long)s->label[j].num);
-			put_str(out, s->label[j].num_unit);
+			put_str(out, sample_labels(s)[j].key);
+			put_str(out, sample_labels(s)[j].str);
+			fprintf(out, " %lld", (long long)sample_labels(s)[j].num);
+			put_str(out, sample_labels(s)[j].num_unit);
 		}
 		fputc('\n', out);
 	}

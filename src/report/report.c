@@ -2288,10 +2288,10 @@ static void copy_stack(struct builder *b, const struct wstack *w)
 		return;
 	GROW(b->labels, b->cap_labels, s->nlabel + 1);
 	for (j = 0; j < s->nlabel; j++) {
-		b->labels[j].key = profile_intern(out, s->label[j].key);
-		b->labels[j].str = profile_intern(out, s->label[j].str);
-		b->labels[j].num = s->label[j].num;
-		b->labels[j].num_unit = profile_intern(out, s->label[j].num_unit);
+		b->labels[j].key = profile_intern(out, sample_labels(s)[j].key);
+		b->labels[j].str = profile_intern(out, sample_labels(s)[j].str);
+		b->labels[j].num = sample_labels(s)[j].num;
+		b->labels[j].num_unit = profile_intern(out, sample_labels(s)[j].num_unit);
 	}
 	profile_add_sample_labels(out, b->copy, n, sample_value(s), b->labels, s->nlabel);
 }

@@ -102,7 +102,7 @@ static void collect(struct tagset *t, const struct report *r, const struct numun
 		const struct sample *s = r->stack[i].sample;
 
 		for (j = 0; j < s->nlabel; j++) {
-			const struct label *l = &s->label[j];
+			const struct label *l = &sample_labels(s)[j];
 			char v[64];
 
 			if (!l->str[0])

@@ -31,23 +31,23 @@ static void print_labels(FILE *out, const struct numunits *u, const struct sampl
 	uint32_t j, k;
 
 	for (j = 0; j < s->nlabel; j++) {
-		const struct label *l = &s->label[j];
+		const struct label *l = &sample_labels(s)[j];
 		struct strbuf sb = STRBUF_INIT;
 
 		if (is_numeric(l) != numeric)
 			continue;
 		/* Once per key: the values of one key sit together (canonical order). */
-		if (j && !strcmp(s->label[j - 1].key, l->key) && is_numeric(&s->label[j - 1]) == numeric)
+		if (j && !strcmp(sample_labels(s)[j - 1].key, l->key) && is_numeric(&sample_labels(s)[j - 1]) == numeric)
 			continue;
 		sb_addf(&sb, "%10s: ", l->key);
-		for (k = j; k < s->nlabel && !strcmp(s->label[k].key, l->key); k++) {
+		for (k = j; k < s->nlabel && !strcmp(sample_labels(s)[k].key, l->key); k++) {
 			char v[64];
 
-			if (is_numeric(&s->label[k]) != numeric)
+			if (is_numeric(&sample_labels(s)[k]) != numeric)
 				continue;
 			if (numeric)
-				units_label(s->label[k].num, numunits_get(u, l->key), "auto", v, sizeof(v));
-			sb_addf(&sb, " %s", numeric ? v : s->label[k].str);
+				units_label(sample_labels(s)[k].num, numunits_get(u, l->key), "auto", v, sizeof(v));
+			sb_addf(&sb, " %s", numeric ? v : sample_labels(s)[k].str);
 		}
 		lines[n++] = sb.buf;
 	}

@@ -489,6 +489,65 @@ TEST(merge_sums_per_stack)
 	profile_free(dst);
 }
 
+/*
+ * profile_merge_labeled: each sample of src comes with one more label after
+ * its own, in dst's strings; stacks of dst without it stay apart.
+ */
+TEST(merge_labeled)
+{
+	struct profile *dst = new_profile(TWO_TYPES), *src = new_profile(TWO_TYPES);
+	static const uint64_t A[] = { 0x1010, 0x2000 };
+	struct location *loc[2];
+	struct label l = { 0 };
+	int64_t v[2] = { 2, 20 };
+	size_t i;
+	int seen = 0;
+
+	add_stack(dst, A, 2, 5, 50);
+	loc[0] = profile_location(src, A[0]);
+	loc[1] = profile_location(src, A[1]);
+	l.key = profile_intern(src, "k");
+	l.str = profile_intern(src, "v");
+	l.num_unit = profile_intern(src, "");
+	profile_add_sample_labels(src, loc, 2, v, &l, 1);
+	v[0] = 3;
+	v[1] = 30;
+	profile_add_sample(src, loc, 2, v);
+	profile_merge_labeled(dst, src, -1, "pprof::base", "true");
+	CHECK_EQ_INT(dst->nsample, 3);
+	for (i = 0; i < dst->nsample; i++) {
+		const struct sample *s = dst->sample[i];
+		const struct label *sl = sample_labels(s);
+
+		CHECK_EQ_INT(s->nlocation, 2);
+		if (s->nlabel == 0) {
+			CHECK(sl == NULL);
+			CHECK_EQ_INT(sample_value(s)[0], 5);
+			seen |= 1;
+		} else if (s->nlabel == 1) {
+			CHECK(sl[0].key == profile_intern(dst, "pprof::base"));
+			CHECK(sl[0].str == profile_intern(dst, "true"));
+			CHECK_EQ_INT(sample_value(s)[0], -3);
+			CHECK_EQ_INT(sample_value(s)[1], -30);
+			seen |= 2;
+		} else if (CHECK_EQ_INT(s->nlabel, 2)) {
+			CHECK(sl[0].key == profile_intern(dst, "k"));
+			CHECK(sl[0].str == profile_intern(dst, "v"));
+			CHECK(sl[1].key == profile_intern(dst, "pprof::base"));
+			CHECK_EQ_INT(sample_value(s)[0], -2);
+			CHECK_EQ_INT(sample_stack(s)[0], sample_stack(dst->sample[0])[0]);
+			seen |= 4;
+		}
+	}
+	CHECK_EQ_INT(seen, 7);
+	/* src keeps its own. */
+	CHECK_EQ_INT(src->sample[0]->nlabel, 1);
+	CHECK_EQ_INT(src->sample[1]->nlabel, 0);
+	CHECK_STR(sample_labels(src->sample[0])[0].str, "v");
+	profile_free(src);
+	profile_free(dst);
+}
+
 TEST(merge_mappings)
 {
 	struct profile *dst = new_profile(TWO_TYPES), *src = new_profile(TWO_TYPES);
@@ -665,6 +724,7 @@ int main(void)
 	RUN(builder_sized_ahead_matches_direct);
 	RUN(growth_estimate_of_counts);
 	RUN(merge_sums_per_stack);
+	RUN(merge_labeled);
 	RUN(merge_mappings);
 	RUN(merge_mapping_gaps);
 	RUN(subtract_keeps_negative);

@@ -120,16 +120,16 @@ TEST(labels_make_samples)
 
 	CHECK_EQ_INT(p->nsample, 2);
 	/* The same labels in another order: the same sample. */
-	lab[0] = p->sample[1]->label[2];
-	lab[1] = p->sample[1]->label[0];
-	lab[2] = p->sample[1]->label[1];
+	lab[0] = sample_labels(p->sample[1])[2];
+	lab[1] = sample_labels(p->sample[1])[0];
+	lab[2] = sample_labels(p->sample[1])[1];
 	profile_add_sample_labels(p, stack, 2, v, lab, 3);
 	CHECK_EQ_INT(p->nsample, 2);
 	CHECK_EQ_INT(sample_value(p->sample[1])[0], 3);
 	/* Go's order: string labels by key, then numeric ones. */
-	CHECK_STR(p->sample[1]->label[0].key, "phase");
-	CHECK_STR(p->sample[1]->label[1].key, "worker");
-	CHECK_STR(p->sample[1]->label[2].key, "size");
+	CHECK_STR(sample_labels(p->sample[1])[0].key, "phase");
+	CHECK_STR(sample_labels(p->sample[1])[1].key, "worker");
+	CHECK_STR(sample_labels(p->sample[1])[2].key, "size");
 	/* No labels: the label-less sample. */
 	profile_add_sample_labels(p, stack, 2, v, lab, 0);
 	CHECK_EQ_INT(p->nsample, 2);
@@ -178,9 +178,9 @@ TEST(round_trip)
 	}
 	CHECK_EQ_INT(q->location[1]->nline, 0);
 	if (CHECK_EQ_INT(q->sample[1]->nlabel, 3)) {
-		CHECK_STR(q->sample[1]->label[0].str, "one");
-		CHECK_EQ_INT(q->sample[1]->label[2].num, 64);
-		CHECK_STR(q->sample[1]->label[2].num_unit, "bytes");
+		CHECK_STR(sample_labels(q->sample[1])[0].str, "one");
+		CHECK_EQ_INT(sample_labels(q->sample[1])[2].num, 64);
+		CHECK_STR(sample_labels(q->sample[1])[2].num_unit, "bytes");
 	}
 	/* What was read writes the same bytes. */
 	CHECK(writes_back_same(q, buf, len));
@@ -343,8 +343,8 @@ TEST(samples_read_by_hand)
 		CHECK_STR(stack_of(q, 2), "10 20");
 		CHECK_EQ_INT(sample_value(q->sample[2])[0], 5);
 		if (CHECK_EQ_INT(q->sample[2]->nlabel, 1)) {
-			CHECK_STR(q->sample[2]->label[0].key, "k");
-			CHECK_STR(q->sample[2]->label[0].str, "v");
+			CHECK_STR(sample_labels(q->sample[2])[0].key, "k");
+			CHECK_STR(sample_labels(q->sample[2])[0].str, "v");
 		}
 	}
 	profile_free(q);
@@ -673,7 +673,7 @@ TEST(merge_keeps_labels_and_lines)
 	if (CHECK_EQ_INT(dst->nsample, 2)) {
 		CHECK_EQ_INT(dst->sample[1]->nlabel, 3);
 		CHECK_EQ_INT(sample_value(dst->sample[1])[1], 20);
-		CHECK(dst->sample[1]->label[0].key == profile_intern(dst, "phase"));
+		CHECK(sample_labels(dst->sample[1])[0].key == profile_intern(dst, "phase"));
 	}
 	if (CHECK_EQ_INT(dst->nlocation, 2) && CHECK_EQ_INT(dst->location[0]->nline, 2))
 		CHECK_STR(dst->location[0]->line[1].function->name, "outer");

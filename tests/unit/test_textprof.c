@@ -335,7 +335,7 @@ TEST(raw_round_trip)
 		CHECK(q->ncomment == 1 && !strcmp(q->comment[0], "a comment % with = signs"));
 		CHECK_EQ_INT(value(q, a, 2, 1), -7);
 		CHECK(find_sample(q, b, 1) && find_sample(q, b, 1)->nlabel == 1 &&
-		      !strcmp(find_sample(q, b, 1)->label[0].str, "a value"));
+		      !strcmp(sample_labels(find_sample(q, b, 1))[0].str, "a value"));
 		if (CHECK(l && l->nline == 2)) {
 			CHECK_STR(l->line[0].function->name, "in line");
 			CHECK_EQ_INT(l->line[1].line, 9);
