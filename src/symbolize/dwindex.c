@@ -102,6 +102,7 @@ struct dwindex {
 	struct lineahead *ahead;
 	Dwarf *ahead_dw;
 	uint64_t ahead_delta;
+	int alone;            /* no thread of its own (dwindex_alone) */
 	/*
 	 * The unit of the last lookup, with the bias libdwfl gave, and the
 	 * extent of the arange it fell in (module addresses): libdwfl names
@@ -217,6 +218,17 @@ static Dwarf_Die *unit_die(struct dwindex *ix, uint64_t a, Dwarf_Die *mem, Dwarf
 			return dwarf_offdie(dw, r->off, mem);
 	}
 	return NULL;
+}
+
+int dwindex_unit_of(struct dwindex *ix, uint64_t addr, uint64_t *cu)
+{
+	Dwarf_Die mem, *die;
+	Dwarf_Addr bias = 0;
+
+	if (!(die = unit_die(ix, addr + ix->bias, &mem, &bias)))
+		return 0;
+	*cu = dwarf_dieoffset(die);
+	return 1;
 }
 
 static int lang_mangles(Dwarf_Die *cu)
@@ -454,8 +466,13 @@ void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n)
 	ix->nwant = n;
 	free(ix->want_dw);
 	ix->want_dw = NULL;
-	if (n)
+	if (n && !ix->alone)
 		read_ahead(ix);
+}
+
+void dwindex_alone(struct dwindex *ix, int alone)
+{
+	ix->alone = alone;
 }
 
 static int cmp_u64(const void *a, const void *b)

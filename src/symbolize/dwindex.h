@@ -44,6 +44,15 @@ void dwindex_free(struct dwindex *ix);
  * Units read after this keep only the line rows these can find.
  */
 void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n);
+/* The unit a lookup of addr reads (its DIE's offset, into *cu); 0 when none. */
+int dwindex_unit_of(struct dwindex *ix, uint64_t addr, uint64_t *cu);
+
+/*
+ * With alone set, no line tables are decoded ahead on a thread of the
+ * index's own (dwindex_want) until it is cleared: the caller keeps both
+ * cores busy itself.
+ */
+void dwindex_alone(struct dwindex *ix, int alone);
 /* Frees the units read so far (after dwindex_want(ix, NULL, 0)): later lookups read them whole. */
 void dwindex_forget(struct dwindex *ix);
 

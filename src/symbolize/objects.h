@@ -5,6 +5,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "dwindex.h"
 #include "elfsym.h"
@@ -46,6 +47,14 @@ struct object {
 	int ok;
 	int stale_warned;      /* said once that it is not the profile's file */
 	size_t order;          /* creation order, to sort lookups by object */
+	/*
+	 * The file as opened, so that a second thread may open it again
+	 * (split.c): reopen is set when the file itself went to libdwfl, at
+	 * load bias base, and st is what fstat said of it then.
+	 */
+	int reopen;
+	struct stat st;
+	Dwarf_Addr base;
 };
 
 /* A range of addresses served by an object (gperftools pprof's "library"). */
@@ -116,7 +125,50 @@ struct symbolizer {
 	struct function_memo function_memo[FUNCTION_MEMO];
 	int defer_dwarf;            /* objects opened now queue their DWARF (prefetch.c) */
 	struct prefetch *prefetch;
+	size_t split_min;           /* an object's addresses for two threads (split.c); 0: never */
+	size_t splits;              /* objects split so */
 };
+
+/* An address to look up: the object's own, and the location it names. */
+struct work {
+	uint64_t addr;         /* first: sort_by_key's key without a function */
+	struct location *loc;  /* kept here: in address order p->location[] is read at random */
+};
+
+/*
+ * The last address looked up, the location given its lines, and how many
+ * addresses from it on get the same (name_frames): in address order,
+ * neighbours mostly do.
+ */
+struct last_lines {
+	const struct object *ob;
+	uint64_t addr, same;
+	const struct location *loc;
+};
+
+/*
+ * Gives loc (at object address addr) its lines, interned in s->strings,
+ * and marks it tried.  Addresses of an object go in ascending order.
+ */
+void symbolize_pc(struct symbolizer *s, struct object *ob, struct location *loc, uint64_t addr,
+		  struct strbuf *tmp, struct last_lines *last);
+/* dwindex's symbol callback, ctx an object: addr2line's function symbol at addr. */
+int object_function_symbol(void *ctx, uint64_t addr, const char **name, const char **raw,
+			   uint64_t *value);
+
+/*
+ * An object's many addresses (n, ascending in work, addr the same) looked
+ * up on two threads (split.c), its units shared out between them: the
+ * second reads the object again, for a Dwfl and an index of its own (libdw
+ * is not safe across threads).  Each thread makes its lines in a profile
+ * of its own; they are then taken over in address order, so that names
+ * and functions (made in the same order) come out as one thread would give
+ * them: a function's state (dwindex.h) is in its unit.  Returns 1 when the
+ * addresses were looked up so, 0 when they are the caller's to look up.
+ */
+#define SPLIT_MIN 16384    /* addresses of an object before split_lookups shares them out */
+int split_lookups(struct symbolizer *s, struct object *ob, struct work *work,
+		  const uint64_t *addr, size_t n);
 
 /* How a debug file found by build id was inflated (debugcache.h). */
 enum { DEBUG_COPY_NONE, DEBUG_COPY_MADE, DEBUG_COPY_KEPT, DEBUG_COPY_CACHED };

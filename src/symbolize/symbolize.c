@@ -40,7 +40,7 @@ int symbolize_check_program(const char *path, struct err *e)
 	return 0;
 }
 
-static int function_symbol(void *ctx, uint64_t addr, const char **name, const char **raw,
+int object_function_symbol(void *ctx, uint64_t addr, const char **name, const char **raw,
 			   uint64_t *value)
 {
 	struct object *ob = ctx;
@@ -95,7 +95,7 @@ void object_dwarf(struct symbolizer *s, struct object *ob)
 	if (dw) {
 		Elf *de = dwarf_getelf(dw);
 
-		ob->dw = dwindex_new(ob->mod, s->set->strings, function_symbol, ob);
+		ob->dw = dwindex_new(ob->mod, s->set->strings, object_function_symbol, ob);
 		if (de && de != ob->elf)
 			dwfl_module_info(ob->mod, NULL, NULL, NULL, NULL, NULL, NULL, &ob->debug_file);
 		/* DWARF in the object itself: de is libdwfl's handle of the same file. */
@@ -161,7 +161,11 @@ static void object_report(struct object *ob, uint64_t bias)
 	if ((copy = debug_sections_inflated(ob->fd)) >= 0) {
 		close(ob->fd);
 		ob->fd = copy;
+	} else {
+		/* The file itself: split.c may open it again. */
+		ob->reopen = fstat(ob->fd, &ob->st) == 0;
 	}
+	ob->base = bias;
 	dwfl_report_begin(ob->dwfl);
 	mod = dwfl_report_elf(ob->dwfl, ob->path, ob->path, ob->fd, bias, true);
 	dwfl_report_end(ob->dwfl, NULL, NULL);
@@ -754,6 +758,7 @@ void symbolizer_init(struct symbolizer *s, const struct profile *prof, struct pr
 	s->prof = prof;
 	s->strings = strings;
 	s->o = o;
+	s->split_min = SPLIT_MIN;
 	s->set = &s->own;
 	s->own.strings = strings;
 	htab_init(&s->own.by_path, 64);
@@ -907,19 +912,8 @@ int name_frames(struct symbolizer *s, struct object *ob, uint64_t addr, const ui
 	return n;
 }
 
-/*
- * The last address looked up, the location given its lines, and how many
- * addresses from it on get the same (name_frames): in address order,
- * neighbours mostly do.
- */
-struct last_lines {
-	const struct object *ob;
-	uint64_t addr, same;
-	const struct location *loc;
-};
-
-static void symbolize_pc(struct symbolizer *s, struct object *ob, struct location *loc,
-			 uint64_t addr, struct strbuf *tmp, struct last_lines *last)
+void symbolize_pc(struct symbolizer *s, struct object *ob, struct location *loc, uint64_t addr,
+		  struct strbuf *tmp, struct last_lines *last)
 {
 	struct frame fr[MAX_FRAMES];
 	struct line lines[MAX_FRAMES];
@@ -1010,11 +1004,6 @@ static void verbose_summary(struct symbolizer *s)
 	}
 }
 
-struct work {
-	uint64_t addr;         /* first: sort_by_key's key without a function */
-	struct location *loc;  /* kept here: in address order p->location[] is read at random */
-};
-
 void symbolize_locations(struct symbolizer *s, struct profile *p)
 {
 	struct strbuf tmp = STRBUF_INIT;
@@ -1086,6 +1075,9 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		for (i = from; i < to; i++)
 			addrs[i] = work[i].addr;
 		object_dwarf(s, ob);
+		/* Many addresses: half the units may go to a second thread. */
+		if (split_lookups(s, ob, work + from, addrs + from, to - from))
+			continue;
 		/* Line tables keep only the rows of these addresses. */
 		if (ob->dw)
 			dwindex_want(ob->dw, addrs + from, to - from);

@@ -357,6 +357,105 @@ out:
 	profile_free(p);
 }
 
+/* This program's .text: *size bytes from *addr (0 when not found). */
+static void own_text(uint64_t *addr, uint64_t *size)
+{
+	struct symbolize_options o = { .program = "/proc/self/exe" };
+	struct profile *p = profile_of_prog();
+	struct symbolizer s;
+	struct object *ob;
+	Elf_Scn *scn = NULL;
+	size_t names;
+
+	*addr = *size = 0;
+	symbolizer_init(&s, p, p, &o);
+	ob = program_object(&s);
+	if (ob && ob->elf && elf_getshdrstrndx(ob->elf, &names) == 0)
+		while ((scn = elf_nextscn(ob->elf, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (gelf_getshdr(scn, &sh) && (name = elf_strptr(ob->elf, names, sh.sh_name)) &&
+			    !strcmp(name, ".text")) {
+				*addr = sh.sh_addr;
+				*size = sh.sh_size;
+			}
+		}
+	symbolizer_release(&s);
+	profile_free(p);
+}
+
+/*
+ * Locations every few bytes of this program's code (made in descending
+ * order), symbolized with split_min as given; returns how many objects
+ * were split.
+ */
+static size_t symbolize_own(struct profile *p, uint64_t text, uint64_t size, size_t split_min)
+{
+	struct symbolize_options o = { .program = "/proc/self/exe" };
+	struct symbolizer s;
+	uint64_t a;
+	size_t n;
+
+	for (a = text + size; a >= text + 7; a -= 7)
+		profile_location(p, a);
+	symbolizer_init(&s, p, p, &o);
+	s.split_min = split_min;
+	symbolize_locations(&s, p);
+	n = s.splits;
+	symbolizer_release(&s);
+	return n;
+}
+
+/*
+ * An object's addresses looked up on two threads (split.c) get the lines
+ * one thread gives them, of functions made in the same order.
+ */
+TEST(split_matches_one_thread)
+{
+	struct profile *one = profile_new(), *two = profile_new();
+	uint64_t text, size;
+	size_t i, j, bad = 0;
+
+	own_text(&text, &size);
+	if (!CHECK(size > 4096))
+		goto out;
+	if (size > (1u << 19))
+		size = 1u << 19;
+	CHECK_EQ_INT(symbolize_own(one, text, size, 0), 0);
+	CHECK_EQ_INT(symbolize_own(two, text, size, 1), 1);
+	CHECK(one->nlocation > 10000);
+	CHECK(one->nfunction > 100);
+	if (!CHECK_EQ_INT(two->nfunction, one->nfunction) ||
+	    !CHECK_EQ_INT(two->nlocation, one->nlocation))
+		goto out;
+	for (i = 0; i < one->nfunction; i++) {
+		const struct function *f = one->function[i], *g = two->function[i];
+
+		if ((strcmp(f->name, g->name) || strcmp(f->system_name, g->system_name) ||
+		     strcmp(f->filename, g->filename) || f->start_line != g->start_line ||
+		     f->symbol_address != g->symbol_address) &&
+		    bad++ < 5)
+			TEST_NOTE("    function %zu: %s, split %s", i, f->name, g->name);
+	}
+	for (i = 0; i < one->nlocation; i++) {
+		const struct location *l = one->location[i], *m = two->location[i];
+		int same = l->nline == m->nline && l->tried == m->tried;
+
+		for (j = 0; same && j < l->nline; j++)
+			same = l->line[j].function->id == m->line[j].function->id &&
+			       l->line[j].line == m->line[j].line;
+		if (!same && bad++ < 5)
+			TEST_NOTE("    %#llx: %u lines, split %u (%s)", (unsigned long long)l->address,
+				  l->nline, m->nline,
+				  l->nline ? l->line[0].function->name : "none");
+	}
+	CHECK_EQ_INT(bad, 0);
+out:
+	profile_free(one);
+	profile_free(two);
+}
+
 int main(void)
 {
 	const char *td = getenv("TESTDATA");
@@ -371,5 +470,6 @@ int main(void)
 	RUN(cache_belongs_to_one_profile);
 	RUN(neighbours_share_frames);
 	RUN(neighbours_share_line_arrays);
+	RUN(split_matches_one_thread);
 	return test_done();
 }
