@@ -250,6 +250,34 @@ out:
 	return bad;
 }
 
+/* This program's .text: *size bytes from *addr (0 when not found). */
+static void own_text(uint64_t *addr, uint64_t *size)
+{
+	struct symbolize_options o = { .program = "/proc/self/exe" };
+	struct profile *p = profile_of_prog();
+	struct symbolizer s;
+	struct object *ob;
+	Elf_Scn *scn = NULL;
+	size_t names;
+
+	*addr = *size = 0;
+	symbolizer_init(&s, p, p, &o);
+	ob = program_object(&s);
+	if (ob && ob->elf && elf_getshdrstrndx(ob->elf, &names) == 0)
+		while ((scn = elf_nextscn(ob->elf, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (gelf_getshdr(scn, &sh) && (name = elf_strptr(ob->elf, names, sh.sh_name)) &&
+			    !strcmp(name, ".text")) {
+				*addr = sh.sh_addr;
+				*size = sh.sh_size;
+			}
+		}
+	symbolizer_release(&s);
+	profile_free(p);
+}
+
 /*
  * The addresses symbolization skips get what a lookup would: every byte of
  * the program's own routines and of C library routines without debug
@@ -259,37 +287,12 @@ out:
 TEST(neighbours_share_frames)
 {
 	size_t shared = 0, before;
-	struct symbolize_options o = { .program = "/proc/self/exe" };
-	struct profile *p = profile_of_prog();
-	struct symbolizer s;
-	struct object *ob;
-	uint64_t text = 0, size = 0;
+	uint64_t text, size;
 
 	CHECK_EQ_INT(check_same(prog, 0x4014f0, 0x401900, &shared), 0);
 	CHECK(shared > 200);
 	CHECK_EQ_INT(check_same(prog, 0x409490, 0x409600, &shared), 0);
-	/* This program's .text, by its section header. */
-	symbolizer_init(&s, p, p, &o);
-	ob = program_object(&s);
-	if (ob && ob->elf) {
-		Elf_Scn *scn = NULL;
-		size_t names;
-
-		if (elf_getshdrstrndx(ob->elf, &names) == 0)
-			while ((scn = elf_nextscn(ob->elf, scn))) {
-				GElf_Shdr sh;
-				const char *name;
-
-				if (gelf_getshdr(scn, &sh) &&
-				    (name = elf_strptr(ob->elf, names, sh.sh_name)) &&
-				    !strcmp(name, ".text")) {
-					text = sh.sh_addr;
-					size = sh.sh_size;
-				}
-			}
-	}
-	symbolizer_release(&s);
-	profile_free(p);
+	own_text(&text, &size);
 	if (CHECK(size > 0)) {
 		before = shared;
 		CHECK_EQ_INT(check_same("/proc/self/exe", text, text + (size < 65536 ? size : 65536),
@@ -354,34 +357,6 @@ TEST(neighbours_share_line_arrays)
 out:
 	sb_release(&tmp);
 	profile_free(q);
-	profile_free(p);
-}
-
-/* This program's .text: *size bytes from *addr (0 when not found). */
-static void own_text(uint64_t *addr, uint64_t *size)
-{
-	struct symbolize_options o = { .program = "/proc/self/exe" };
-	struct profile *p = profile_of_prog();
-	struct symbolizer s;
-	struct object *ob;
-	Elf_Scn *scn = NULL;
-	size_t names;
-
-	*addr = *size = 0;
-	symbolizer_init(&s, p, p, &o);
-	ob = program_object(&s);
-	if (ob && ob->elf && elf_getshdrstrndx(ob->elf, &names) == 0)
-		while ((scn = elf_nextscn(ob->elf, scn))) {
-			GElf_Shdr sh;
-			const char *name;
-
-			if (gelf_getshdr(scn, &sh) && (name = elf_strptr(ob->elf, names, sh.sh_name)) &&
-			    !strcmp(name, ".text")) {
-				*addr = sh.sh_addr;
-				*size = sh.sh_size;
-			}
-		}
-	symbolizer_release(&s);
 	profile_free(p);
 }
 
