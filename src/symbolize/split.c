@@ -29,7 +29,6 @@ struct part {
 	struct object *ob;     /* the object looked up in: &own, or the first thread's */
 	struct object own;
 	uint32_t *idx;         /* its addresses' indexes in work, ascending */
-	uint64_t *addr;        /* and the addresses */
 	size_t naddr;
 	struct made *made;
 	size_t nmade, cap_made;
@@ -40,6 +39,7 @@ struct split {
 	struct symbolizer *s;
 	struct object *ob;
 	struct work *work;
+	const uint64_t *addr;  /* work's addresses */
 	size_t n;
 	uint8_t *side;         /* each address's: 0 or 1 */
 	struct part part[2];
@@ -94,6 +94,9 @@ static int assign_sides(struct dwindex *ix, Dwarf *dw, const uint64_t *addr, siz
 	uint32_t *range = xcalloc(n + 1, sizeof(*range));
 	struct unit_count *u = NULL;
 	uint8_t *range_side = NULL;
+	/* Of the addresses in no range, in order: the unit found another way + 1, or 0. */
+	uint64_t *other = NULL;
+	size_t nother = 0, cap_other = 0;
 	size_t nar, nu = 0, cap = 0, k, i, j, load[2] = { 0, 0 };
 	int ok = 0;
 
@@ -121,13 +124,19 @@ static int assign_sides(struct dwindex *ix, Dwarf *dw, const uint64_t *addr, siz
 		if (k < nar && addr[i] >= start) {
 			range[i] = (uint32_t)k;
 			u[k].n++;
-		} else if (dwindex_unit_of(ix, addr[i], &cu)) {
-			/* In no range, yet in a unit found another way. */
-			GROW(u, cap, nu + 1);
-			u[nu].cu = cu;
-			u[nu++].n = 1;
 		} else {
-			load[0]++;
+			GROW(other, cap_other, nother + 1);
+			other[nother] = 0;
+			if (dwindex_unit_of(ix, addr[i], &cu)) {
+				/* In no range, yet in a unit found another way. */
+				GROW(u, cap, nu + 1);
+				u[nu].cu = cu;
+				u[nu++].n = 1;
+				other[nother] = cu + 1;
+			} else {
+				load[0]++;
+			}
+			nother++;
 		}
 		/* The next address may be in range k still. */
 		if (k == nar)
@@ -164,18 +173,19 @@ static int assign_sides(struct dwindex *ix, Dwarf *dw, const uint64_t *addr, siz
 		dwarf_getarangeinfo(dwarf_onearange(ar, k), NULL, NULL, &cu);
 		range_side[k] = side_of(u, nu, cu);
 	}
-	for (i = 0; i < n; i++) {
-		uint64_t cu;
-
+	for (i = 0, j = 0; i < n; i++) {
 		if (range[i] != NO_RANGE)
 			side[i] = range_side[range[i]];
+		else if (other[j++])
+			side[i] = side_of(u, nu, other[j - 1] - 1);
 		else
-			side[i] = dwindex_unit_of(ix, addr[i], &cu) ? side_of(u, nu, cu) : 0;
+			side[i] = 0;
 	}
 	ok = 1;
 out:
 	free(range);
 	free(range_side);
+	free(other);
 	free(u);
 	return ok;
 }
@@ -188,14 +198,16 @@ static void look_up(struct part *pt)
 	struct strbuf tmp = STRBUF_INIT;
 	size_t k;
 
-	dwindex_want(pt->ob->dw, pt->addr, pt->naddr);
+	/* All of them, as one thread would: a unit's rows are of its own addresses anyway. */
+	dwindex_want(pt->ob->dw, sp->addr, sp->n);
 	for (k = 0; k < pt->naddr; k++) {
-		struct location *loc = sp->work[pt->idx[k]].loc;
+		const struct work *w = &sp->work[pt->idx[k]];
+		struct location *loc = w->loc;
 
 		/* In address order the locations are scattered: hint the ones ahead. */
 		if (k + 8 < pt->naddr)
 			__builtin_prefetch(sp->work[pt->idx[k + 8]].loc, 1);
-		symbolize_pc(&pt->s, pt->ob, loc, pt->addr[k], &tmp, &last);
+		symbolize_pc(&pt->s, pt->ob, loc, w->addr, &tmp, &last);
 		if (loc->nline && (!pt->nmade || loc->line != pt->made[pt->nmade - 1].line)) {
 			GROW(pt->made, pt->cap_made, pt->nmade + 1);
 			pt->made[pt->nmade].at = pt->idx[k];
@@ -275,12 +287,9 @@ static void part_init(struct split *sp, int side)
 	for (i = 0; i < sp->n; i++)
 		pt->naddr += sp->side[i] == side;
 	pt->idx = xcalloc(pt->naddr + 1, sizeof(*pt->idx));
-	pt->addr = xcalloc(pt->naddr + 1, sizeof(*pt->addr));
 	for (i = 0, pt->naddr = 0; i < sp->n; i++)
-		if (sp->side[i] == side) {
-			pt->idx[pt->naddr] = (uint32_t)i;
-			pt->addr[pt->naddr++] = sp->work[i].addr;
-		}
+		if (sp->side[i] == side)
+			pt->idx[pt->naddr++] = (uint32_t)i;
 }
 
 static void part_release(struct part *pt)
@@ -291,7 +300,6 @@ static void part_release(struct part *pt)
 		sb_release(&pt->s.short_memo[i].shrt);
 	profile_free(pt->s.strings);
 	free(pt->idx);
-	free(pt->addr);
 	free(pt->made);
 }
 
@@ -360,6 +368,7 @@ int split_lookups(struct symbolizer *s, struct object *ob, struct work *work,
 	sp.s = s;
 	sp.ob = ob;
 	sp.work = work;
+	sp.addr = addr;
 	sp.n = n;
 	sp.side = xcalloc(n + 1, sizeof(*sp.side));
 	if (!assign_sides(ob->dw, dw, addr, n, sp.side)) {
