@@ -63,7 +63,7 @@ static struct profile *load_more(const struct options *o, struct fetcher *f, con
  * pprof::base=true, which makes reports take their total as the base of
  * percentages.
  */
-static void add_diff_base(struct profile *p, struct profile *base)
+static void add_diff_base(struct profile *p, const struct profile *base)
 {
 	profile_merge_labeled(p, base, -1, "pprof::base", "true");
 }
