@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 /*
  * Open addressing with linear probing.  The table stores no keys: a slot
  * holds 32 bits of a key's hash and the 1-based index of the caller's
@@ -54,7 +56,7 @@ void htab_insert(struct htab *t, size_t i, uint64_t h, uint32_t idx);
 
 static inline void htab_prefetch(const struct htab *t, uint64_t h)
 {
-	__builtin_prefetch(&t->slot[h & t->mask]);
+	hint_read(&t->slot[h & t->mask]);
 }
 
 /*

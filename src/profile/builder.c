@@ -135,7 +135,7 @@ void stack_builder_commit(struct stack_builder *b, size_t n, const int64_t *valu
 	if (n)
 		profile_prefetch_location(b->p, b->addr[b->naddr]);
 	for (i = 1; i < n; i++)
-		__builtin_prefetch(cache_set(b, b->addr[b->naddr + i]));
+		hint_read(cache_set(b, b->addr[b->naddr + i]));
 	b->depth[b->n] = (uint32_t)n;
 	memcpy(b->value + b->n * nv, value, nv * sizeof(*value));
 	b->naddr += n;

@@ -505,7 +505,7 @@ void profile_prefetch_location(const struct profile *p, uint64_t addr)
 {
 	const struct addr_table *t = &p->index->loc;
 
-	__builtin_prefetch(&t->slot[hash_u64(addr) & t->mask]);
+	hint_read(&t->slot[hash_u64(addr) & t->mask]);
 }
 
 /* The location at addr, if one of the first slots of its probe has it, into the cache. */
@@ -517,7 +517,7 @@ void profile_prefetch_location_body(const struct profile *p, uint64_t addr)
 
 	for (k = 0; k < 4 && t->slot[i].idx; k++, i = (i + 1) & t->mask)
 		if (t->slot[i].addr == addr) {
-			__builtin_prefetch(location_at(p->index, t->slot[i].idx));
+			hint_read(location_at(p->index, t->slot[i].idx));
 			return;
 		}
 }
@@ -532,7 +532,7 @@ void profile_prefetch_sample_ref(const struct profile *p, uint64_t h)
 	uint32_t idx = htab_guess(&p->index->sample, h);
 
 	if (idx)
-		__builtin_prefetch(&p->sample[idx - 1]);
+		hint_read(&p->sample[idx - 1]);
 }
 
 void profile_prefetch_sample_body(const struct profile *p, uint64_t h)
@@ -541,8 +541,8 @@ void profile_prefetch_sample_body(const struct profile *p, uint64_t h)
 
 	if (idx) {
 		/* The sample, its values and the start of its stack. */
-		__builtin_prefetch(p->sample[idx - 1]);
-		__builtin_prefetch((const char *)p->sample[idx - 1] + 64);
+		hint_read(p->sample[idx - 1]);
+		hint_read((const char *)p->sample[idx - 1] + 64);
 	}
 }
 

@@ -241,13 +241,13 @@ static void hint(const struct writer *w, size_t i)
 
 	if (i + 2 * AHEAD < p->nsample) {
 		/* The sample and its stack's indexes. */
-		__builtin_prefetch(p->sample[i + 2 * AHEAD]);
-		__builtin_prefetch((const char *)p->sample[i + 2 * AHEAD] + 64);
+		hint_read(p->sample[i + 2 * AHEAD]);
+		hint_read((const char *)p->sample[i + 2 * AHEAD] + 64);
 	}
 	if (i + AHEAD < p->nsample) {
 		s = p->sample[i + AHEAD];
 		for (j = 0; j < s->nlocation; j++)
-			__builtin_prefetch(&w->loc_of[sample_stack(s)[j]]);
+			hint_read(&w->loc_of[sample_stack(s)[j]]);
 	}
 }
 
@@ -547,7 +547,7 @@ static void put_locations(struct writer *w, struct pbuf *o, struct pbuf *t, stru
 		const struct location *l = w->loc[i];
 
 		if (i + 8 < w->p->nlocation)
-			__builtin_prefetch(w->loc[i + 8]);
+			hint_read(w->loc[i + 8]);
 		put_uint(t, 1, i + 1);
 		put_uint(t, 2, l->mapping ? w->map_of[l->mapping->id - 1] + 1 : 0);
 		put_uint(t, 3, l->address);
@@ -574,9 +574,9 @@ static void put_samples(struct writer *w, struct pbuf *o, struct pbuf *u)
 
 		/* In this order the encodings are scattered: hint the ones ahead. */
 		if (i + 16 < p->nsample)
-			__builtin_prefetch(&w->pre_off[w->smp[i + 16].idx]);
+			hint_read(&w->pre_off[w->smp[i + 16].idx]);
 		if (i + 8 < p->nsample)
-			__builtin_prefetch(w->pre->b + w->pre_off[w->smp[i + 8].idx]);
+			hint_read(w->pre->b + w->pre_off[w->smp[i + 8].idx]);
 		/* Labels take their strings' indexes now, in the canonical order. */
 		for (j = 0; j < w->smp[i].nlabel; j++) {
 			const struct label *l = &sample_labels(p->sample[idx])[j];

@@ -331,9 +331,9 @@ static const struct line *triple_line(const struct location *loc, int j)
 static void hint_location(struct location *const *loc, size_t i, size_t to)
 {
 	if (i + 16 < to)
-		__builtin_prefetch(loc[i + 16]);
+		hint_read(loc[i + 16]);
 	if (i + 8 < to && loc[i + 8]->nline)
-		__builtin_prefetch(triple_line(loc[i + 8], 0));
+		hint_read(triple_line(loc[i + 8], 0));
 }
 
 /*
@@ -344,11 +344,11 @@ static void hint_location(struct location *const *loc, size_t i, size_t to)
 static void hint_function(struct location *const *loc, size_t i, size_t to)
 {
 	if (i + 24 < to)
-		__builtin_prefetch(loc[i + 24]);
+		hint_read(loc[i + 24]);
 	if (i + 16 < to && loc[i + 16]->nline)
-		__builtin_prefetch(triple_line(loc[i + 16], 0));
+		hint_read(triple_line(loc[i + 16], 0));
 	if (i + 8 < to && loc[i + 8]->nline)
-		__builtin_prefetch(triple_line(loc[i + 8], 0)->function);
+		hint_read(triple_line(loc[i + 8], 0)->function);
 }
 
 /* The fninfo of a location's triple j, which has lines: level 0 without touching them. */
@@ -1222,7 +1222,7 @@ static void *compose_line_keys(void *arg)
 		int inl;
 
 		if (k + 8 < ls->to && t->met[k + 8])
-			__builtin_prefetch(t->pair[k + 8].function);
+			hint_read(t->pair[k + 8].function);
 		if (!t->met[k])
 			continue;
 		fi = &b->fi[ln->function->id - 1];
@@ -1317,9 +1317,9 @@ static void hint_numbered(const struct builder *b, size_t i)
 	uint32_t k;
 
 	if (b->outer[i])
-		__builtin_prefetch(&b->fi[b->outer[i] - 1]);
+		hint_read(&b->fi[b->outer[i] - 1]);
 	for (k = t->first[i]; k < t->first[i + 1]; k++)
-		__builtin_prefetch(&b->flk[t->id[k]]);
+		hint_read(&b->flk[t->id[k]]);
 }
 
 /* Every location's entries, innermost first; none for removed or kernel frames. */
@@ -1700,9 +1700,9 @@ static void mark_locations(struct builder *b, const struct regex *focus, const s
 
 		/* Matching reads the location and its lines: hinted ahead. */
 		if (i + 32 < b->p->nlocation)
-			__builtin_prefetch(b->p->location[i + 32]);
+			hint_read(b->p->location[i + 32]);
 		if (i + 16 < b->p->nlocation && b->p->location[i + 16]->nline)
-			__builtin_prefetch(triple_line(b->p->location[i + 16], 0));
+			hint_read(triple_line(b->p->location[i + 16], 0));
 		loc = b->p->location[i];
 		if (focus)
 			nfocus += li->focus = (uint8_t)loc_matches(b, loc, focus, 0);
@@ -2399,12 +2399,12 @@ static void *add_loc_sums(void *arg)
 
 		/* The samples ahead, then the sums of their locations. */
 		if (i + 2 * AHEAD < n)
-			__builtin_prefetch(p->sample[i + 2 * AHEAD]);
+			hint_read(p->sample[i + 2 * AHEAD]);
 		if (i + AHEAD < n) {
 			const struct sample *a = p->sample[i + AHEAD];
 
 			for (j = 0; j < a->nlocation; j++)
-				__builtin_prefetch(&ls->sum[sample_stack(a)[j]], 1);
+				hint_write(&ls->sum[sample_stack(a)[j]]);
 		}
 		ls->value[i] = v;
 		add_exact(&ls->sums, s, v);
@@ -2565,7 +2565,7 @@ static void *total_range(void *arg)
 		int64_t v = value_of(t->p, s, t->si, t->mean);
 
 		if (i + 8 < t->to)
-			__builtin_prefetch(t->p->sample[i + 8]);
+			hint_read(t->p->sample[i + 8]);
 		if (t->value)
 			t->value[i] = v;
 		add_exact(&t->sums, s, v);
@@ -2667,10 +2667,10 @@ static int unchanged(const struct builder *b, int filtered)
 static void hint_info(const struct builder *b, uint32_t k, int filter)
 {
 	if (filter)
-		__builtin_prefetch(&b->li[k]);
+		hint_read(&b->li[k]);
 	/* pcs_only: the bits are read instead, and are in the cache. */
 	if (b->lk && !b->range_bits)
-		__builtin_prefetch(&b->lk[k]);
+		hint_read(&b->lk[k]);
 }
 
 /*
@@ -2685,8 +2685,8 @@ static void hint(const struct builder *b, size_t i, size_t to, int filter)
 
 	if (i + 2 * AHEAD < to) {
 		/* The sample and its stack's indexes. */
-		__builtin_prefetch(b->p->sample[i + 2 * AHEAD]);
-		__builtin_prefetch((const char *)b->p->sample[i + 2 * AHEAD] + 64);
+		hint_read(b->p->sample[i + 2 * AHEAD]);
+		hint_read((const char *)b->p->sample[i + 2 * AHEAD] + 64);
 	}
 	if (i + AHEAD < to) {
 		s = b->p->sample[i + AHEAD];
@@ -2712,7 +2712,7 @@ static void hint_sums(const struct reducer *rd, size_t i)
 		uint32_t k = b->lk[sample_stack(s)[j]];
 
 		if (k < LK_LIST)
-			__builtin_prefetch(&rd->sum[k]);
+			hint_read(&rd->sum[k]);
 	}
 }
 
@@ -2812,9 +2812,9 @@ static int reduce_merged(struct reducer *rd)
 		}
 		/* A third of the way: the stack the slot names; two thirds: its chain. */
 		if ((a = behind(ring, rd, i, MERGE_AHEAD / 3)) && (idx = htab_guess(&rd->merged, a->h)))
-			__builtin_prefetch(&rd->stack[idx - 1]);
+			hint_read(&rd->stack[idx - 1]);
 		if ((a = behind(ring, rd, i, 2 * MERGE_AHEAD / 3)) && (idx = htab_guess(&rd->merged, a->h)))
-			__builtin_prefetch(rd->stack[idx - 1].chain);
+			hint_read(rd->stack[idx - 1].chain);
 	}
 	for (k = 0; k < MERGE_AHEAD; k++)
 		free(ring[k].chain);
@@ -3000,7 +3000,7 @@ static void merge_reducers(struct reducer *a, struct reducer *b, struct arena *t
 			htab_prefetch(&a->merged, b->hash[i + MERGE_AHEAD]);
 		if (i + MERGE_AHEAD / 2 < b->nstack &&
 		    (idx = htab_guess(&a->merged, b->hash[i + MERGE_AHEAD / 2])))
-			__builtin_prefetch(a->stack[idx - 1].chain);
+			hint_read(a->stack[idx - 1].chain);
 		same = same_stack(a, s->chain, s->nchain, s->count, b->hash[i], &slot);
 		if (same) {
 			same->count += s->count;

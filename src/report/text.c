@@ -348,11 +348,11 @@ static void *rows_part_run(void *arg)
 	/* Rows go by value, their entries and keys anywhere: both hinted ahead. */
 	for (i = part->from; i < part->to; i++) {
 		if (i + 16 < part->to)
-			__builtin_prefetch(part->row[i + 16]);
+			hint_read(part->row[i + 16]);
 		if (i + 8 < part->to) {
-			__builtin_prefetch(part->row[i + 8]->key);
+			hint_read(part->row[i + 8]->key);
 			if (part->row[i + 8]->display)
-				__builtin_prefetch(part->row[i + 8]->display);
+				hint_read(part->row[i + 8]->display);
 		}
 		add_row(&part->sb, part->r, part->o, part->row[i], part->running[i]);
 	}

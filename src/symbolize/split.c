@@ -206,7 +206,7 @@ static void look_up(struct part *pt)
 
 		/* In address order the locations are scattered: hint the ones ahead. */
 		if (k + 8 < pt->naddr)
-			__builtin_prefetch(sp->work[pt->idx[k + 8]].loc, 1);
+			hint_write(sp->work[pt->idx[k + 8]].loc);
 		symbolize_pc(&pt->s, pt->ob, loc, w->addr, &tmp, &last);
 		if (loc->nline && (!pt->nmade || loc->line != pt->made[pt->nmade - 1].line)) {
 			GROW(pt->made, pt->cap_made, pt->nmade + 1);

@@ -1084,7 +1084,7 @@ void symbolize_locations(struct symbolizer *s, struct profile *p)
 		for (i = from; i < to; i++) {
 			/* In address order the locations are scattered: hint the ones ahead. */
 			if (i + 8 < to)
-				__builtin_prefetch(work[i + 8].loc, 1);
+				hint_write(work[i + 8].loc);
 			symbolize_pc(s, ob, work[i].loc, work[i].addr, &tmp, &last);
 		}
 	}
