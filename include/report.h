@@ -341,6 +341,8 @@ extern size_t report_sorted_share_min;
  * --addresses composes.
  */
 extern size_t report_key_share_min;
+/* ... --addresses composing its keys this many locations at a time, in order. */
+extern size_t report_key_chunk;
 /* From this many samples on, two threads reduce them (below, a second one does not pay). */
 extern size_t report_split_min;
 /* ... handed out to them this many at a time, where the order of reduction does not matter. */

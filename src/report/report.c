@@ -1122,7 +1122,8 @@ static int keyless(const struct builder *b, size_t i)
 struct key_share {
 	const struct builder *b;
 	size_t from, to;      /* locations, or by line numbers */
-	struct arena text;
+	struct arena text;    /* by line; by address each thread's own (struct key_chunks) */
+	struct arena *into;   /* where keep_key puts the text: text, or that thread's */
 	struct shared_key {
 		const char *s;
 		uint32_t len;
@@ -1139,7 +1140,7 @@ static void keep_key(struct key_share *ks, const struct strbuf *sb)
 
 	GROW(ks->key, ks->cap, ks->n + 1);
 	k = &ks->key[ks->n++];
-	k->s = arena_strndup(&ks->text, sb->buf, sb->len);
+	k->s = arena_strndup(ks->into ? ks->into : &ks->text, sb->buf, sb->len);
 	k->len = (uint32_t)sb->len;
 	k->hash = strtab_hash(sb->buf, sb->len);
 }
@@ -1166,6 +1167,115 @@ static void *compose_keys(void *arg)
 	}
 	sb_release(&sb);
 	return NULL;
+}
+
+/*
+ * --addresses: the keys are composed in chunks of report_key_chunk locations,
+ * which a second thread takes in order while build_keys interns them in
+ * order.  When the chunk build_keys comes to is not ready, it composes
+ * the next one nobody took, or waits for the one the thread is on: the
+ * interning, a third of the work, no longer waits for all the composing.
+ */
+size_t report_key_chunk = 4096;
+
+struct key_chunks {
+	struct key_share *chunk;
+	size_t n, size;         /* chunks, and locations in each */
+	atomic_size_t next;     /* the first chunk nobody took */
+	struct arena text[2];   /* the thread's keys, build_keys' */
+	pthread_mutex_t mu;
+	pthread_cond_t done;
+	uint8_t *ready;         /* per chunk, under mu */
+	pthread_t thread;
+	int threaded;
+};
+
+/* Composes the next chunk nobody took, its text into text; 0 when none is left. */
+static int compose_next(struct key_chunks *kc, struct arena *text)
+{
+	size_t c = atomic_fetch_add(&kc->next, 1);
+
+	if (c >= kc->n)
+		return 0;
+	kc->chunk[c].into = text;
+	compose_keys(&kc->chunk[c]);
+	pthread_mutex_lock(&kc->mu);
+	kc->ready[c] = 1;
+	pthread_cond_broadcast(&kc->done);
+	pthread_mutex_unlock(&kc->mu);
+	return 1;
+}
+
+static void *compose_chunks(void *arg)
+{
+	struct key_chunks *kc = arg;
+
+	while (compose_next(kc, &kc->text[0]))
+		;
+	return NULL;
+}
+
+/* Chunk c, composed. */
+static struct key_share *chunk_ready(struct key_chunks *kc, size_t c)
+{
+	for (;;) {
+		int ready;
+
+		pthread_mutex_lock(&kc->mu);
+		ready = kc->ready[c];
+		pthread_mutex_unlock(&kc->mu);
+		if (ready || !compose_next(kc, &kc->text[1]))
+			break;
+	}
+	/* The thread is on it. */
+	pthread_mutex_lock(&kc->mu);
+	while (!kc->ready[c])
+		pthread_cond_wait(&kc->done, &kc->mu);
+	pthread_mutex_unlock(&kc->mu);
+	return &kc->chunk[c];
+}
+
+/* The chunks of n locations, the thread composing them from the first. */
+static void chunks_start(struct key_chunks *kc, const struct builder *b, size_t n)
+{
+	size_t c;
+
+	memset(kc, 0, sizeof(*kc));
+	kc->size = report_key_chunk ? report_key_chunk : 1;
+	kc->n = (n + kc->size - 1) / kc->size;
+	kc->chunk = xcalloc(kc->n + 1, sizeof(*kc->chunk));
+	kc->ready = xcalloc(kc->n + 1, sizeof(*kc->ready));
+	for (c = 0; c < kc->n; c++) {
+		kc->chunk[c].b = b;
+		kc->chunk[c].from = c * kc->size;
+		kc->chunk[c].to = c + 1 < kc->n ? (c + 1) * kc->size : n;
+	}
+	atomic_init(&kc->next, 0);
+	arena_init(&kc->text[0]);
+	arena_init(&kc->text[1]);
+	pthread_mutex_init(&kc->mu, NULL);
+	pthread_cond_init(&kc->done, NULL);
+	/* Without a thread build_keys composes every chunk itself. */
+	kc->threaded = pthread_create(&kc->thread, NULL, compose_chunks, kc) == 0;
+}
+
+/* After the last chunk: the keys' text is the report's (b->texts). */
+static void chunks_finish(struct key_chunks *kc, struct builder *b)
+{
+	size_t c;
+
+	if (!kc->chunk)
+		return;
+	if (kc->threaded)
+		pthread_join(kc->thread, NULL);
+	for (c = 0; c < kc->n; c++)
+		free(kc->chunk[c].key);
+	arena_adopt(&b->texts, &kc->text[0]);
+	arena_adopt(&b->texts, &kc->text[1]);
+	pthread_mutex_destroy(&kc->mu);
+	pthread_cond_destroy(&kc->done);
+	free(kc->chunk);
+	free(kc->ready);
 }
 
 /* The entry of a key composed on a thread. */
@@ -1331,10 +1441,8 @@ static void build_keys(struct builder *b)
 	/* triple_entry keys these by (function, line) number. */
 	int numbered = !b->gf && !b->o->show_addresses &&
 		       (g == GRAN_LINES || g == GRAN_FILEFUNCTIONS || g == GRAN_FILES);
-	struct key_share share[2] = {
-		{ .b = b, .from = p->nlocation, .to = p->nlocation },
-		{ .b = b, .from = p->nlocation, .to = p->nlocation },
-	};
+	struct key_chunks kc = { 0 };
+	struct key_share *ks = NULL;
 	/* compose_halves sets their ranges. */
 	struct key_share lines[2] = { { .b = b }, { .b = b } };
 	size_t i;
@@ -1356,8 +1464,10 @@ static void build_keys(struct builder *b)
 		b->keyed_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->keyed_bits));
 		b->range_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->range_bits));
 	}
-	if (g == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min)
-		compose_halves(b, share, compose_keys, p->nlocation);
+	if (g == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min) {
+		chunks_start(&kc, b, p->nlocation);
+		strtab_reserve(b->r->index->keys, p->nlocation);
+	}
 	/* The threads read the numbers (fl_table): made first. */
 	if (g == GRAN_LINES && numbered && p->nlocation >= report_key_share_min && fl_table(b)) {
 		lines[0].at = lines[1].at = xcalloc(b->fl->n + 1, sizeof(*lines[0].at));
@@ -1387,9 +1497,9 @@ static void build_keys(struct builder *b)
 		/* The list's length first, then its entries (close_list). */
 		GROW(b->keys, b->cap_keys, b->nkeys + 1 + ntriples(loc));
 		b->nkeys++;
-		if (i >= share[0].from) {
-			struct key_share *ks = &share[i >= share[1].from];
-
+		if (kc.chunk) {
+			if (!ks || i >= ks->to)
+				ks = chunk_ready(&kc, i / kc.size);
 			for (j = ntriples(loc) - 1; j >= 0; j--)
 				b->keys[b->nkeys++] = shared_entry(b, ks);
 			close_list(b, i, at);
@@ -1413,8 +1523,7 @@ static void build_keys(struct builder *b)
 		}
 		close_list(b, i, at);
 	}
-	free(share[0].key);
-	free(share[1].key);
+	chunks_finish(&kc, b);
 	free(lines[0].key);
 	free(lines[1].key);
 	free(lines[0].at);

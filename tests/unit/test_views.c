@@ -841,8 +841,8 @@ out:
 }
 
 /*
- * Keys by address composed on two threads (the second half on the second)
- * make the entries one thread makes, in the same order, with the same
+ * Keys by address composed on two threads (chunks of locations taken in
+ * turn, big or a few locations each) make the entries one thread makes, in the same order, with the same
  * values: locations with inline chains, untried addresses, symbolized ones
  * without lines, removed frames among them; those focus keeps, too.
  */
@@ -852,7 +852,7 @@ TEST(address_keys_on_two_threads)
 	struct report_options o = { 0 };
 	struct frame_rules fr = { 0 };
 	static const char *const drop[] = { "drop_me", NULL };
-	size_t saved = report_key_share_min, i, pass;
+	size_t saved = report_key_share_min, chunk = report_key_chunk, i, pass;
 
 	named_location(p, MAIN, "main", 10, NULL);
 	for (i = 0; i < 1000; i++) {
@@ -880,6 +880,8 @@ TEST(address_keys_on_two_threads)
 		if (!CHECK(report_build(p, &o, &one, &e) == 0))
 			break;
 		report_key_share_min = 1;
+		/* Chunks of a few locations: both threads compose and wait for each other. */
+		report_key_chunk = pass ? 7 : 300;
 		if (!CHECK(report_build(p, &o, &two, &e) == 0)) {
 			report_release(&one);
 			break;
@@ -889,6 +891,7 @@ TEST(address_keys_on_two_threads)
 		report_release(&two);
 	}
 	report_key_share_min = saved;
+	report_key_chunk = chunk;
 	profile_free(p);
 }
 
