@@ -841,6 +841,74 @@ out:
 }
 
 /*
+ * The text rows' percentages are printf's "%.1f%%" of the same doubles,
+ * for totals large and small and values at and beside the ties of a
+ * twentieth of a percent (0.05% of 2000 is one sample), negative ones too.
+ */
+TEST(row_percentages_as_printf)
+{
+	static const int64_t totals[] = { 1, 3, 7, 2000, 20000, 999983, 1590076,
+					  1000000000039LL, INT64_MAX / 1000 };
+	struct report_options o = { 0 };
+	size_t t, i, bad = 0, rows = 0;
+	uint64_t seed = 12345;
+
+	for (t = 0; t < sizeof(totals) / sizeof(totals[0]); t++) {
+		enum { N = 3000 };
+		struct report r;
+		char name[N][16], *text = NULL, *line, *save;
+		size_t len = 0;
+		int64_t total = totals[t], sum = 0;
+		FILE *out;
+
+		memset(&r, 0, sizeof(r));
+		r.style.divisor = 1;
+		r.local_total = r.total = total;
+		r.entry = xcalloc(N, sizeof(*r.entry));
+		r.nentry = N;
+		for (i = 0; i < N; i++) {
+			struct entry *e = &r.entry[i];
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			snprintf(name[i], sizeof(name[i]), "e%zu", i);
+			e->key = name[i];
+			/* The first ones count up from 0; the rest anywhere up to the total. */
+			e->flat = i < N / 2 ? (int64_t)i : (int64_t)((seed >> 11) % (uint64_t)total);
+			e->cum = i % 3 == 0 ? e->flat : (int64_t)((seed >> 7) % (uint64_t)total) + i % 2;
+			if (i % 97 == 5)
+				e->flat = -e->flat;
+		}
+		out = open_memstream(&text, &len);
+		report_text_rows(out, &r, &o, 0);
+		fclose(out);
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			char flat_p[48], sum_p[48], cum_p[48], want[48], who[16];
+			long long flat, cum;
+			size_t k;
+
+			if (sscanf(line, "%lld %47s %47s %lld %47s %15s", &flat, flat_p, sum_p, &cum,
+				   cum_p, who) != 6 || who[0] != 'e') {
+				bad++;
+				continue;
+			}
+			k = (size_t)strtoul(who + 1, NULL, 10);
+			sum += flat;
+			rows++;
+			snprintf(want, sizeof(want), "%.1f%%", (double)r.entry[k].flat * 100.0 / (double)total);
+			bad += strcmp(flat_p, want) != 0;
+			snprintf(want, sizeof(want), "%.1f%%", (double)sum * 100.0 / (double)total);
+			bad += strcmp(sum_p, want) != 0;
+			snprintf(want, sizeof(want), "%.1f%%", (double)r.entry[k].cum * 100.0 / (double)total);
+			bad += strcmp(cum_p, want) != 0;
+		}
+		free(text);
+		free(r.entry);
+	}
+	CHECK(rows > 20000);
+	CHECK_EQ_INT(bad, 0);
+}
+
+/*
  * Keys by address composed on two threads (chunks of locations taken in
  * turn, big or a few locations each) make the entries one thread makes, in the same order, with the same
  * values: locations with inline chains, untried addresses, symbolized ones
@@ -1276,6 +1344,7 @@ int main(void)
 	RUN(merged_stacks);
 	RUN(pcs_only);
 	RUN(sorted_in_two_halves);
+	RUN(row_percentages_as_printf);
 	RUN(address_keys_on_two_threads);
 	RUN(locations_and_totals_on_two_threads);
 	RUN(lines_numbered_by_span_and_by_hash);
