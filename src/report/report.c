@@ -1110,11 +1110,12 @@ static int keyless(const struct builder *b, size_t i)
 }
 
 /*
- * Keys composed on two threads into an arena of their own (the report's
+ * Keys composed on two threads into arenas of their own (the report's
  * when they are done), with their lengths and hashes; build_keys interns
  * them.  --addresses without Go's filters composes every level of every
- * location, half the locations on a thread, and build_keys takes the keys
- * in order (compose_keys, shared_entry).  By line, half the (function,
+ * location, a chunk of locations at a time on either thread, and
+ * build_keys takes the keys in order (struct key_chunks, compose_keys,
+ * shared_entry).  By line, half the (function,
  * line) numbers are on a thread, each number's keys as the locations meet
  * it (plain, inlined), and build_keys takes a number's where it meets it
  * first (compose_line_keys, line_entry).

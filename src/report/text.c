@@ -61,11 +61,12 @@ static size_t percent(char *buf, size_t n, int64_t num, int64_t total)
 	}
 	/*
 	 * The usual row in integers: num * 1000 / total tenths, to the
-	 * nearest, when the rest is more than a millionth from a half.  The
+	 * nearest, when the remainder is more than a millionth from a half.  The
 	 * double below is within 1e-9 of the exact value there, so it rounds
 	 * the same way.
 	 */
-	if (n >= 32 && num >= 0 && total > 0 && total <= INT64_MAX / 2 && num <= INT64_MAX / 1000) {
+	if (n >= 32 && num >= 0 && num <= INT64_MAX / 1000 && total > 0 &&
+	    total <= INT64_MAX / 2) {
 		int64_t q = num * 1000 / total, twice = num * 1000 % total * 2;
 		int64_t off = twice > total ? twice - total : total - twice;
 

@@ -894,11 +894,14 @@ TEST(row_percentages_as_printf)
 			k = (size_t)strtoul(who + 1, NULL, 10);
 			sum += flat;
 			rows++;
-			snprintf(want, sizeof(want), "%.1f%%", (double)r.entry[k].flat * 100.0 / (double)total);
+			snprintf(want, sizeof(want), "%.1f%%",
+				 (double)r.entry[k].flat * 100.0 / (double)total);
 			bad += strcmp(flat_p, want) != 0;
-			snprintf(want, sizeof(want), "%.1f%%", (double)sum * 100.0 / (double)total);
+			snprintf(want, sizeof(want), "%.1f%%",
+				 (double)sum * 100.0 / (double)total);
 			bad += strcmp(sum_p, want) != 0;
-			snprintf(want, sizeof(want), "%.1f%%", (double)r.entry[k].cum * 100.0 / (double)total);
+			snprintf(want, sizeof(want), "%.1f%%",
+				 (double)r.entry[k].cum * 100.0 / (double)total);
 			bad += strcmp(cum_p, want) != 0;
 		}
 		free(text);
@@ -910,9 +913,10 @@ TEST(row_percentages_as_printf)
 
 /*
  * Keys by address composed on two threads (chunks of locations taken in
- * turn, big or a few locations each) make the entries one thread makes, in the same order, with the same
- * values: locations with inline chains, untried addresses, symbolized ones
- * without lines, removed frames among them; those focus keeps, too.
+ * turn, big or a few locations each) make the entries one thread makes,
+ * in the same order, with the same values: locations with inline chains,
+ * untried addresses, symbolized ones without lines, removed frames among
+ * them; those focus keeps, too.
  */
 TEST(address_keys_on_two_threads)
 {
