@@ -1123,8 +1123,7 @@ static int keyless(const struct builder *b, size_t i)
 struct key_share {
 	const struct builder *b;
 	size_t from, to;      /* locations, or by line numbers */
-	struct arena text;    /* by line; by address each thread's own (struct key_chunks) */
-	struct arena *into;   /* where keep_key puts the text: text, or that thread's */
+	struct arena text;    /* by line: the keys' text (by address: struct key_chunks) */
 	struct shared_key {
 		const char *s;
 		uint32_t len;
@@ -1134,21 +1133,21 @@ struct key_share {
 	uint32_t (*at)[2];    /* by line, both halves': per number, plain and inlined, key + 1 */
 };
 
-/* Keeps the key composed in sb. */
-static void keep_key(struct key_share *ks, const struct strbuf *sb)
+/* Keeps the key composed in sb, its text in text. */
+static void keep_key(struct key_share *ks, struct arena *text, const struct strbuf *sb)
 {
 	struct shared_key *k;
 
 	GROW(ks->key, ks->cap, ks->n + 1);
 	k = &ks->key[ks->n++];
-	k->s = arena_strndup(ks->into ? ks->into : &ks->text, sb->buf, sb->len);
+	k->s = arena_strndup(text, sb->buf, sb->len);
 	k->len = (uint32_t)sb->len;
 	k->hash = strtab_hash(sb->buf, sb->len);
 }
 
-static void *compose_keys(void *arg)
+/* The --addresses keys of ks's locations, their text in text. */
+static void compose_keys(struct key_share *ks, struct arena *text)
 {
-	struct key_share *ks = arg;
 	const struct builder *b = ks->b;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -1163,11 +1162,10 @@ static void *compose_keys(void *arg)
 		for (j = ntriples(loc) - 1; j >= 0; j--) {
 			sb_reset(&sb);
 			add_address_key(&sb, b, loc, j, j > 0);
-			keep_key(ks, &sb);
+			keep_key(ks, text, &sb);
 		}
 	}
 	sb_release(&sb);
-	return NULL;
 }
 
 /*
@@ -1198,8 +1196,7 @@ static int compose_next(struct key_chunks *kc, struct arena *text)
 
 	if (c >= kc->n)
 		return 0;
-	kc->chunk[c].into = text;
-	compose_keys(&kc->chunk[c]);
+	compose_keys(&kc->chunk[c], text);
 	pthread_mutex_lock(&kc->mu);
 	kc->ready[c] = 1;
 	pthread_cond_broadcast(&kc->done);
@@ -1349,7 +1346,7 @@ static void *compose_line_keys(void *arg)
 				sb_adds(&sb, " (inline)");
 			sb_addc(&sb, ' ');
 			add_line_fileline(&sb, ln);
-			keep_key(ls, &sb);
+			keep_key(ls, &ls->text, &sb);
 			ls->at[k][inl] = (uint32_t)ls->n;
 		}
 	}
