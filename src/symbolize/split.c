@@ -174,12 +174,14 @@ static int assign_sides(struct dwindex *ix, Dwarf *dw, const uint64_t *addr, siz
 		range_side[k] = side_of(u, nu, cu);
 	}
 	for (i = 0, j = 0; i < n; i++) {
-		if (range[i] != NO_RANGE)
+		uint64_t found;
+
+		if (range[i] != NO_RANGE) {
 			side[i] = range_side[range[i]];
-		else if (other[j++])
-			side[i] = side_of(u, nu, other[j - 1] - 1);
-		else
-			side[i] = 0;
+			continue;
+		}
+		found = other[j++];
+		side[i] = found ? side_of(u, nu, found - 1) : 0;
 	}
 	ok = 1;
 out:
