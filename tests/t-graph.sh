@@ -191,9 +191,9 @@ def once_per_stack(g, ours, whole=False):
             e = o
             g["changed"] = True
         edges.append(e)
-    for o in ours["edges"] if whole and signed else ():
-        if (o[0], o[1]) in theirs:
-            continue
+    # Ours that google-pprof's full graph lacks: its count there is 0.
+    missing = [o for o in ours["edges"] if (o[0], o[1]) not in theirs] if whole and signed else []
+    for o in missing:
         edges.append(o)
         if o[2] != "0":
             if not on_cycle(o[0], o[1]):
