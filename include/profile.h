@@ -108,15 +108,16 @@ struct sample {
 };
 
 struct strtab;
+struct sample_blocks;
 
 struct profile {
 	struct arena arena;
 	/*
-	 * Samples and their stacks live in an arena of their own, so that a
-	 * reader may add samples on one thread (struct sample_queue) while it
-	 * creates locations on another.
+	 * Samples and their stacks live in blocks of their own (profile.c), so
+	 * that a reader may add samples on one thread (struct sample_queue)
+	 * while it creates locations on another.
 	 */
-	struct arena sample_arena;
+	struct sample_blocks *sample_blocks;
 	struct strtab *strings;
 
 	struct value_type *sample_type;

@@ -9,12 +9,12 @@
  * or stack will be looked up soon, and profile_add_sample of indexes with
  * the stack's hash already known: for the stack builder and the sample
  * queue, which batch records to overlap memory latency.
- * A stack's lookup misses the cache up to three times in a row (the table
- * slot, the sample pointer, the sample), so hints come in stages, each
- * given once the previous one has had time to arrive: prefetch_sample,
- * then _ref, then _body.  An address's slot holds the address itself:
- * prefetch_location is all a lookup by index needs, and
- * prefetch_location_body brings the location too, for callers that read it.
+ * A stack's lookup misses the cache up to twice in a row (the table slot,
+ * the sample it names), so hints come in two stages, the second given once
+ * the first has had time to arrive: prefetch_sample, then _body.  An
+ * address's slot holds the address itself: prefetch_location is all a
+ * lookup by index needs, and prefetch_location_body brings the location
+ * too, for callers that read it.
  */
 uint64_t profile_stack_hash(const uint32_t *ids, size_t n);
 /* profile_location's index (id - 1), without reading the location when it exists. */
@@ -22,7 +22,6 @@ uint32_t profile_location_index(struct profile *p, uint64_t addr);
 void profile_prefetch_location(const struct profile *p, uint64_t addr);
 void profile_prefetch_location_body(const struct profile *p, uint64_t addr);
 void profile_prefetch_sample(const struct profile *p, uint64_t stack_hash);
-void profile_prefetch_sample_ref(const struct profile *p, uint64_t stack_hash);
 void profile_prefetch_sample_body(const struct profile *p, uint64_t stack_hash);
 struct sample *profile_add_sample_hashed(struct profile *p, const uint32_t *ids, size_t n,
 					 const int64_t *value, uint64_t stack_hash);

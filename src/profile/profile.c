@@ -90,12 +90,109 @@ static void addr_insert(struct addr_table *t, size_t i, uint64_t addr, uint32_t 
 		addr_rehash(t, 2 * (t->mask + 1));
 }
 
+/*
+ * Samples live in blocks of up to 8 MB, and the index by stack holds a
+ * sample's reference there instead of its place in p->sample: its block's
+ * number (from 1) and its offset in it in 8-byte words.  A lookup then goes
+ * from the table's slot to the sample, with no array of pointers between
+ * (a miss less on each of a big read's records).  A sample too big for a
+ * block has memory of its own, and block number 0 with its place among
+ * those (from 1) as offset.
+ */
+#define REF_OFF_BITS 20
+#define REF_OFF_MASK ((1u << REF_OFF_BITS) - 1)
+#define SAMPLE_BLOCK_MIN ((size_t)64 << 10)
+#define SAMPLE_BLOCK_MAX ((size_t)8 << REF_OFF_BITS)   /* offsets in 8-byte words */
+
+struct sample_block {
+	char *base;
+	size_t size;
+};
+
+struct sample_blocks {
+	/* Cache lines of its own: its neighbours on the heap are the reading thread's. */
+	_Alignas(64) struct sample_block *block; /* by number; block[0] unused */
+	size_t nblock, cap_block;
+	char *next;            /* free space in the last block */
+	size_t left;
+	struct sample **own;   /* the samples with memory of their own */
+	size_t nown, cap_own;
+};
+
+static void sample_blocks_free(struct sample_blocks *m)
+{
+	size_t i;
+
+	for (i = 1; i < m->nblock; i++)
+		free(m->block[i].base);
+	for (i = 0; i < m->nown; i++)
+		free((struct label *)m->own[i] - m->own[i]->nlabel);
+	free(m->block);
+	free(m->own);
+	free(m);
+}
+
+/* The reference of s, in block k. */
+static uint32_t block_ref(const struct sample_blocks *m, size_t k, const struct sample *s)
+{
+	return (uint32_t)(k << REF_OFF_BITS | (size_t)((const char *)s - m->block[k].base) / 8);
+}
+
+/* Room for a sample of bytes bytes whose header is head bytes in; *ref is its reference. */
+static struct sample *sample_alloc(struct profile *p, size_t head, size_t bytes, uint32_t *ref)
+{
+	struct sample_blocks *m = p->sample_blocks;
+	struct sample *s;
+
+	if (bytes > m->left) {
+		size_t size = m->nblock > 1 ? 2 * m->block[m->nblock - 1].size : SAMPLE_BLOCK_MIN;
+
+		if (bytes > SAMPLE_BLOCK_MAX / 4) {
+			if (m->nown >= REF_OFF_MASK)
+				out_of_memory(bytes);
+			s = (struct sample *)((char *)xmalloc(bytes) + head);
+			GROW(m->own, m->cap_own, m->nown + 1);
+			m->own[m->nown++] = s;
+			*ref = (uint32_t)m->nown;
+			return s;
+		}
+		if (size > SAMPLE_BLOCK_MAX)
+			size = SAMPLE_BLOCK_MAX;
+		if (size < bytes)
+			size = bytes;
+		/* Number 0 is the own samples'. */
+		if (!m->nblock)
+			m->nblock = 1;
+		if (m->nblock > UINT32_MAX >> REF_OFF_BITS)
+			out_of_memory(size);
+		GROW(m->block, m->cap_block, m->nblock + 1);
+		m->block[m->nblock].base = size >= HUGE_PAGE ? xmalloc_huge(size) : xmalloc(size);
+		m->block[m->nblock].size = size;
+		m->next = m->block[m->nblock++].base;
+		m->left = size;
+	}
+	s = (struct sample *)(m->next + head);
+	m->next += bytes;
+	m->left -= bytes;
+	*ref = block_ref(m, m->nblock - 1, s);
+	return s;
+}
+
+/* The sample of reference ref. */
+static inline struct sample *sample_at(const struct profile *p, uint32_t ref)
+{
+	const struct sample_blocks *m = p->sample_blocks;
+	uint32_t k = ref >> REF_OFF_BITS, off = ref & REF_OFF_MASK;
+
+	return k ? (struct sample *)(m->block[k].base + (size_t)off * 8) : m->own[off - 1];
+}
+
 struct profile *profile_new(void)
 {
 	struct profile *p = xcalloc(1, sizeof(*p));
 
 	arena_init(&p->arena);
-	arena_init(&p->sample_arena);
+	p->sample_blocks = xcalloc_lines(1, sizeof(*p->sample_blocks));
 	p->strings = strtab_new(&p->arena);
 	p->index = xcalloc(1, sizeof(*p->index));
 	addr_init(&p->index->loc, 1024);
@@ -123,7 +220,7 @@ void profile_free(struct profile *p)
 	free(p->comment);
 	free(p->sample_type);
 	strtab_free(p->strings);
-	arena_release(&p->sample_arena);
+	sample_blocks_free(p->sample_blocks);
 	arena_release(&p->arena);
 	free(p);
 }
@@ -237,13 +334,11 @@ static struct location *new_location(struct profile *p, struct mapping *m, uint6
  * The indexes by address and by stack, made again when they were dropped
  * (profile_drop_indexes): at the first addition after a big read.
  */
-static struct addr_table *loc_index(struct profile *p)
+static __attribute__((noinline)) struct addr_table *loc_index_make(struct profile *p)
 {
 	struct addr_table *t = &p->index->loc;
 	size_t i, k;
 
-	if (t->slot)
-		return t;
 	addr_init(t, p->nlocation * 2);
 	for (i = 0; i < p->nlocation; i++) {
 		/* The first location made at an address is the one found. */
@@ -254,24 +349,49 @@ static struct addr_table *loc_index(struct profile *p)
 	return t;
 }
 
+/* The index by address, made when it was dropped; the test inline, the making not. */
+static inline struct addr_table *loc_index(struct profile *p)
+{
+	return p->index->loc.slot ? &p->index->loc : loc_index_make(p);
+}
+
 static uint64_t sample_hash(const struct sample *s);
 
-static struct htab *sample_index(struct profile *p)
+static __attribute__((noinline)) struct htab *sample_index_make(struct profile *p)
 {
 	struct htab *t = &p->index->sample;
-	size_t i, k;
+	const struct sample_blocks *m = p->sample_blocks;
+	size_t i, k, block = 1, own = 0;
 
-	if (t->slot)
-		return t;
 	htab_init(t, p->nsample * 2);
+	/* p->sample is in the order of allocation: the blocks' and the own samples' order. */
 	for (i = 0; i < p->nsample; i++) {
-		uint64_t h = sample_hash(p->sample[i]);
+		const struct sample *s = p->sample[i];
+		uint64_t h = sample_hash(s);
+		uint32_t ref;
 
+		if (own < m->nown && m->own[own] == s) {
+			ref = (uint32_t)++own;
+		} else {
+			while (block < m->nblock &&
+			       ((const char *)s < m->block[block].base ||
+				(const char *)s >= m->block[block].base + m->block[block].size))
+				block++;
+			if (block == m->nblock)
+				BUG("a sample outside the profile's blocks");
+			ref = block_ref(m, block, s);
+		}
 		/* Samples are unique: the first empty slot is theirs. */
 		HTAB_FIND(t, h, k, 0);
-		htab_insert(t, k, h, (uint32_t)(i + 1));
+		htab_insert(t, k, h, ref);
 	}
 	return t;
+}
+
+/* The index by stack, made when it was dropped. */
+static inline struct htab *sample_index(struct profile *p)
+{
+	return p->index->sample.slot ? &p->index->sample : sample_index_make(p);
 }
 
 void profile_drop_indexes(struct profile *p)
@@ -527,22 +647,16 @@ void profile_prefetch_sample(const struct profile *p, uint64_t h)
 	htab_prefetch(&p->index->sample, h);
 }
 
-void profile_prefetch_sample_ref(const struct profile *p, uint64_t h)
-{
-	uint32_t idx = htab_guess(&p->index->sample, h);
-
-	if (idx)
-		hint_read(&p->sample[idx - 1]);
-}
-
 void profile_prefetch_sample_body(const struct profile *p, uint64_t h)
 {
-	uint32_t idx = htab_guess(&p->index->sample, h);
+	uint32_t ref = htab_guess(&p->index->sample, h);
 
-	if (idx) {
+	if (ref) {
+		const struct sample *s = sample_at(p, ref);
+
 		/* The sample, its values and the start of its stack. */
-		hint_read(p->sample[idx - 1]);
-		hint_read((const char *)p->sample[idx - 1] + 64);
+		hint_read(s);
+		hint_read((const char *)s + 64);
 	}
 }
 
@@ -553,12 +667,13 @@ static struct sample *add_sample(struct profile *p, const uint32_t *ids, size_t 
 	struct htab *t = sample_index(p);
 	struct sample *s;
 	size_t i, k, stack;
+	uint32_t ref;
 
-	HTAB_FIND(t, h, k, same_sample(p->sample[t->slot[k].idx - 1], ids, n, label, nlabel));
+	HTAB_FIND(t, h, k, same_sample(sample_at(p, t->slot[k].idx), ids, n, label, nlabel));
 	if (t->slot[k].idx) {
 		int64_t *v;
 
-		s = p->sample[t->slot[k].idx - 1];
+		s = sample_at(p, t->slot[k].idx);
 		v = sample_value(s);
 		for (i = 0; i < p->nsample_type; i++)
 			v[i] = sat_add(v[i], value[i]);
@@ -566,12 +681,10 @@ static struct sample *add_sample(struct profile *p, const uint32_t *ids, size_t 
 	}
 	/* One block: its labels, the sample, its stack, its values (8-byte aligned). */
 	stack = (sizeof(*s) + n * sizeof(uint32_t) + 7) & ~(size_t)7;
-	s = arena_alloc8(&p->sample_arena, nlabel * sizeof(*label) + stack +
-			 p->nsample_type * sizeof(*value));
-	if (nlabel) {
-		memcpy(s, label, nlabel * sizeof(*label));
-		s = (struct sample *)((struct label *)s + nlabel);
-	}
+	s = sample_alloc(p, nlabel * sizeof(*label),
+			 nlabel * sizeof(*label) + stack + p->nsample_type * sizeof(*value), &ref);
+	if (nlabel)
+		memcpy((struct label *)s - nlabel, label, nlabel * sizeof(*label));
 	s->nlocation = (uint32_t)n;
 	s->nlabel = (uint32_t)nlabel;
 	if (n)
@@ -579,7 +692,7 @@ static struct sample *add_sample(struct profile *p, const uint32_t *ids, size_t 
 	memcpy((char *)s + stack, value, p->nsample_type * sizeof(*value));
 	GROW(p->sample, p->cap_sample, p->nsample + 1);
 	p->sample[p->nsample++] = s;
-	htab_insert(t, k, h, (uint32_t)p->nsample);
+	htab_insert(t, k, h, ref);
 	return s;
 }
 
@@ -952,7 +1065,7 @@ static void combine(struct profile *dst, const struct profile *src, int64_t scal
 				size_t x;
 
 				HTAB_FIND(t, hash[k], x,
-					  same_sample(dst->sample[t->slot[x].idx - 1], ids,
+					  same_sample(sample_at(dst, t->slot[x].idx), ids,
 						      s->nlocation, lab, nlabel[k]));
 				if (!t->slot[x].idx)
 					continue;

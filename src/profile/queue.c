@@ -40,7 +40,7 @@ struct sample_queue {
 };
 
 /*
- * Hashes the batch's stacks, then adds its samples.  Each lookup's three
+ * Hashes the batch's stacks, then adds its samples.  Each lookup's two
  * dependent misses are hinted ahead in stages, DISTANCE records apart, so
  * that they overlap.
  */
@@ -54,10 +54,8 @@ static void drain(struct sample_queue *q, struct batch *b)
 		ids += b->depth[k];
 	}
 	for (k = 0, ids = b->ids; k < b->n; k++) {
-		if (k + 3 * DISTANCE < b->n)
-			profile_prefetch_sample(q->p, b->hash[k + 3 * DISTANCE]);
 		if (k + 2 * DISTANCE < b->n)
-			profile_prefetch_sample_ref(q->p, b->hash[k + 2 * DISTANCE]);
+			profile_prefetch_sample(q->p, b->hash[k + 2 * DISTANCE]);
 		if (k + DISTANCE < b->n)
 			profile_prefetch_sample_body(q->p, b->hash[k + DISTANCE]);
 		profile_add_sample_hashed(q->p, ids, b->depth[k], b->value + k * q->nvalue,

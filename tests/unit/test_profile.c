@@ -1,5 +1,6 @@
 /* test_profile.c - unit tests for the profile model (include/profile.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../src/profile/internal.h"
@@ -327,6 +328,51 @@ TEST(many_samples)
 		if (sample_value(p->sample[i])[0] == 3 && sample_value(p->sample[i])[1] == 300)
 			ok++;
 	CHECK_EQ_INT(ok, 4000);
+	profile_free(p);
+}
+
+/*
+ * Samples fill blocks that double in size, and one too big for a block
+ * (here a stack of 600,000 frames, with labels) gets memory of its own:
+ * the index by stack finds each of them, as it was and again after it was
+ * dropped and made from the samples (the blocks' and the big one's in
+ * their order).
+ */
+TEST(samples_in_blocks_and_alone)
+{
+	enum { DEEP = 100, BIG = 600000 };
+	struct profile *p = new_profile(TWO_TYPES);
+	struct location **deep = calloc(BIG, sizeof(*deep)), *stack[DEEP];
+	struct label lab[2];
+	int64_t v[2] = { 1, 10 };
+	struct sample *big = NULL;
+	int round, i, j, ok = 0;
+
+	lab[0] = (struct label){ profile_intern(p, "a"), profile_intern(p, "x"), 0,
+				 profile_intern(p, "") };
+	lab[1] = (struct label){ profile_intern(p, "b"), profile_intern(p, ""), 7,
+				 profile_intern(p, "bytes") };
+	for (i = 0; i < BIG; i++)
+		deep[i] = profile_location(p, 0x9000 + (uint64_t)i % 3);
+	for (round = 0; round < 3; round++) {
+		if (round == 2)
+			profile_drop_indexes(p);
+		for (i = 0; i < 6000; i++) {
+			/* Half the stacks before the big sample, half after it. */
+			if (i == 3000)
+				big = profile_add_sample_labels(p, deep, BIG, v, lab, 2);
+			for (j = 0; j < DEEP; j++)
+				stack[j] = profile_location(p, 0x1000 + (uint64_t)(i + j) % 7000);
+			profile_add_sample(p, stack, DEEP, v);
+		}
+		CHECK_EQ_INT(p->nsample, 6001);
+	}
+	for (i = 0; i < 6001; i++)
+		ok += sample_value(p->sample[i])[0] == 3 && sample_value(p->sample[i])[1] == 30;
+	CHECK_EQ_INT(ok, 6001);
+	CHECK(p->sample[3000] == big && big->nlocation == BIG && big->nlabel == 2);
+	CHECK(sample_labels(big)[1].num == 7 && sample_stack(big)[BIG - 1] == deep[BIG - 1]->id - 1);
+	free(deep);
 	profile_free(p);
 }
 
@@ -720,6 +766,7 @@ int main(void)
 	RUN(samples_merge_by_stack);
 	RUN(stacks_differing_in_one_frame);
 	RUN(many_samples);
+	RUN(samples_in_blocks_and_alone);
 	RUN(builder_matches_direct);
 	RUN(builder_sized_ahead_matches_direct);
 	RUN(growth_estimate_of_counts);
