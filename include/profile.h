@@ -272,6 +272,13 @@ void stack_builder_add_indexes(struct stack_builder *b, const uint32_t *ids, siz
  */
 void stack_builder_expect(struct stack_builder *b, uint64_t records);
 /*
+ * Work of the reader's to do between batches of samples, on the thread
+ * that adds them when there is one (so on another thread than the
+ * reader's): follow(arg) after each batch, until stack_builder_end
+ * returns.  Nothing the reader's own thread reads may change in it.
+ */
+void stack_builder_follow(struct stack_builder *b, void (*follow)(void *), void *arg);
+/*
  * End drops p's indexes by address and by stack (the next addition makes
  * them again); a reader that adds to a profile with more to come keeps them.
  */

@@ -164,6 +164,11 @@ void stack_builder_expect(struct stack_builder *b, uint64_t records)
 	b->expect = records;
 }
 
+void stack_builder_follow(struct stack_builder *b, void (*follow)(void *), void *arg)
+{
+	sample_queue_follow(b->queue, follow, arg);
+}
+
 void stack_builder_keep_indexes(struct stack_builder *b)
 {
 	b->keep_indexes = 1;

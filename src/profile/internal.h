@@ -90,5 +90,7 @@ void sample_queue_push_many(struct sample_queue *q, const uint32_t *ids, const u
 void sample_queue_finish(struct sample_queue *q);
 /* How many records there will be in all (the reader's estimate), for sizing the index by stack. */
 void sample_queue_expect(struct sample_queue *q, uint64_t records);
+/* follow(arg) after each batch added (stack_builder_follow). */
+void sample_queue_follow(struct sample_queue *q, void (*follow)(void *), void *arg);
 
 #endif

@@ -27,6 +27,8 @@ struct sample_queue {
 	size_t head, tail, filled; /* fill at head, drain at tail */
 	int done, threaded, started;
 	int filler_waits, drainer_waits;
+	void (*follow)(void *);   /* after each batch (sample_queue_follow) */
+	void *follow_arg;
 	/*
 	 * Sizing the index by stack once (growth_estimate): the filler's
 	 * estimate of the records (under mu), the drainer's copy of it, the
@@ -63,6 +65,8 @@ static void drain(struct sample_queue *q, struct batch *b)
 		ids += b->depth[k];
 	}
 	q->records += b->n;
+	if (q->follow)
+		q->follow(q->follow_arg);
 	if (!q->samples.done) {
 		size_t n = growth_watch(&q->samples, q->records, q->p->nsample, q->expect_seen);
 
@@ -205,6 +209,12 @@ void sample_queue_expect(struct sample_queue *q, uint64_t records)
 	pthread_mutex_lock(&q->mu);
 	q->expect = records;
 	pthread_mutex_unlock(&q->mu);
+}
+
+void sample_queue_follow(struct sample_queue *q, void (*follow)(void *), void *arg)
+{
+	q->follow = follow;
+	q->follow_arg = arg;
 }
 
 void sample_queue_finish(struct sample_queue *q)

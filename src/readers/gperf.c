@@ -1,4 +1,5 @@
 /* gperf.c - reader for gperftools CPU profiles (binary header, records, trailer, map text). */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,17 +54,19 @@ static int gperf_sniff(const unsigned char *buf, size_t len)
 
 /*
  * Only a window of the input stays resident: a file is mapped without
- * being read in (reader.c), so every 2 MB the next window is faulted in
- * at once (faster than page by page), and the pages behind are dropped
- * when they belong to the file's mapping (a buffer of the caller's is
- * left alone).  A kernel without this advice faults pages in as they are
- * read.
+ * being read in (reader.c), so the 2 MB window after the one being read
+ * is faulted in at once (faster than page by page), and the pages behind
+ * are dropped when they belong to the file's mapping (a buffer of the
+ * caller's is left alone).  A kernel without this advice faults pages in
+ * as they are read.  The thread that adds the samples does this between
+ * batches (window_follow), from how far the reader is.
  */
 struct window {
 	const unsigned char *buf;
-	size_t len, next;     /* the next window starts at next */
+	size_t len, next;     /* the next window to fault in starts at next */
 	size_t released;      /* bytes before this are dropped */
 	int mapped;
+	_Atomic size_t upto;  /* how far the records are read */
 };
 
 #define WINDOW (2u << 20)
@@ -73,15 +76,18 @@ static void window_advance(struct window *w, size_t upto)
 	const uintptr_t page = 4096;
 	uintptr_t start, end;
 
-	if (upto < w->next)
+	if (upto + WINDOW < w->next || w->next >= w->len)
 		return;
+	/* Behind the reader: it has faulted that in itself. */
+	if (w->next < upto)
+		w->next = upto;
 	start = ((uintptr_t)w->buf + w->next) & ~(page - 1);
 	end = (uintptr_t)w->buf + (w->len - w->next < WINDOW ? w->len : w->next + WINDOW);
 #ifdef MADV_POPULATE_READ
 	if (end > start)
 		madvise((void *)start, end - start, MADV_POPULATE_READ);
 #endif
-	w->next += WINDOW;
+	w->next = end - (uintptr_t)w->buf;
 	/* Keep the window before this one: a record may straddle them. */
 	if (!w->mapped || upto < w->released + 2 * WINDOW)
 		return;
@@ -90,6 +96,13 @@ static void window_advance(struct window *w, size_t upto)
 	if (end > start)
 		madvise((void *)start, end - start, MADV_DONTNEED);
 	w->released = upto - WINDOW;
+}
+
+static void window_follow(void *arg)
+{
+	struct window *w = arg;
+
+	window_advance(w, atomic_load_explicit(&w->upto, memory_order_relaxed));
 }
 
 /*
@@ -198,11 +211,15 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 	const int host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	uint64_t mask = width == 8 ? UINT64_MAX : UINT32_MAX;
 	struct stack_builder *sb = stack_builder_begin(p);
-	struct window win = { c->buf, c->len, c->off, 0, mapped };
+	struct window win = { c->buf, c->len, c->off, 0, mapped, c->off };
 	size_t start = c->off;
 	uint64_t records = 0;
 	int ret = -1;
 
+	/* The first windows here, the others on the thread that adds the samples. */
+	window_advance(&win, c->off);
+	window_advance(&win, c->off);
+	stack_builder_follow(sb, window_follow, &win);
 	for (;;) {
 		size_t rec_off = c->off;
 		uint64_t count, depth, *pc;
@@ -264,7 +281,7 @@ static int read_records(struct cursor *c, unsigned width, int64_t period, int ra
 		val[0] = (int64_t)count;
 		val[1] = (int64_t)count * period * 1000;
 		stack_builder_commit(sb, depth, val);
-		window_advance(&win, c->off);
+		atomic_store_explicit(&win.upto, c->off, memory_order_relaxed);
 		/* The records to come, from the bytes read so far: the builder sizes its indexes. */
 		if (++records % 16384 == 0)
 			stack_builder_expect(sb, (uint64_t)((double)records * (double)(c->len - start) /
