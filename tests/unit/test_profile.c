@@ -348,6 +348,10 @@ TEST(samples_in_blocks_and_alone)
 	struct sample *big = NULL;
 	int round, i, j, ok = 0;
 
+	if (!CHECK(deep != NULL)) {
+		profile_free(p);
+		return;
+	}
 	lab[0] = (struct label){ profile_intern(p, "a"), profile_intern(p, "x"), 0,
 				 profile_intern(p, "") };
 	lab[1] = (struct label){ profile_intern(p, "b"), profile_intern(p, ""), 7,
