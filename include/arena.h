@@ -27,6 +27,17 @@ void *arena_calloc(struct arena *a, size_t n, size_t size);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 void *arena_memdup(struct arena *a, const void *p, size_t n);
+/*
+ * How blocks grow, here and in other stores of many small objects (the
+ * profile's samples): each twice the last (0: none yet), from ARENA_BLOCK
+ * to ARENA_MAX_BLOCK bytes.  An object of n bytes over a quarter of that
+ * gets memory of its own: arena_grow returns 0.
+ */
+#define ARENA_BLOCK ((size_t)64 << 10)
+#define ARENA_MAX_BLOCK ((size_t)8 << 20)
+size_t arena_grow(size_t last, size_t n);
+/* A block of at least *size bytes, *size set to what it holds; free() frees it. */
+void *arena_block_memory(size_t *size);
 /* Gives dst every block of src (what src allocated lives as long as dst); src is left empty. */
 void arena_adopt(struct arena *dst, struct arena *src);
 

@@ -7,7 +7,8 @@
 
 /*
  * The x-allocators never return NULL: on exhaustion they print one line and
- * stop the program (the only exit below main.c besides BUG()).
+ * stop the program (with out_of_room, the only exit below main.c besides
+ * BUG()).
  */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -24,6 +25,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* The x-allocators' end: "out of memory allocating n bytes", exit status 1. */
 void out_of_memory(size_t n) __attribute__((noreturn));
+/* The same end at a limit of the program's own, what says which. */
+void out_of_room(const char *what) __attribute__((noreturn));
 
 /* Grow *p (holding *cap elements of size sz) so that it holds at least want. */
 void grow_array_to(void **p, size_t *cap, size_t want, size_t sz);

@@ -91,18 +91,18 @@ static void addr_insert(struct addr_table *t, size_t i, uint64_t addr, uint32_t 
 }
 
 /*
- * Samples live in blocks of up to 8 MB, and the index by stack holds a
- * sample's reference there instead of its place in p->sample: its block's
- * number (from 1) and its offset in it in 8-byte words.  A lookup then goes
- * from the table's slot to the sample, with no array of pointers between
- * (a miss less on each of a big read's records).  A sample too big for a
- * block has memory of its own, and block number 0 with its place among
- * those (from 1) as offset.
+ * Samples live in blocks that grow as the arena's do (arena_grow), and the
+ * index by stack holds a sample's reference there instead of its place in
+ * p->sample: its block's number (from 1) and its offset in it in 8-byte
+ * words.  A lookup then goes from the table's slot to the sample, with no
+ * array of pointers between (a miss less on each of a big read's records).
+ * A sample over a quarter of the next block has memory of its own, and
+ * block number 0 with its place among those (from 1) as offset.
  */
 #define REF_OFF_BITS 20
 #define REF_OFF_MASK ((1u << REF_OFF_BITS) - 1)
-#define SAMPLE_BLOCK_MIN ((size_t)64 << 10)
-#define SAMPLE_BLOCK_MAX ((size_t)8 << REF_OFF_BITS)   /* offsets in 8-byte words */
+_Static_assert(ARENA_MAX_BLOCK <= (size_t)8 << REF_OFF_BITS,
+	       "a block's offsets are 20 bits of 8-byte words");
 
 struct sample_block {
 	char *base;
@@ -145,28 +145,24 @@ static struct sample *sample_alloc(struct profile *p, size_t head, size_t bytes,
 	struct sample *s;
 
 	if (bytes > m->left) {
-		size_t size = m->nblock > 1 ? 2 * m->block[m->nblock - 1].size : SAMPLE_BLOCK_MIN;
+		size_t size = arena_grow(m->nblock > 1 ? m->block[m->nblock - 1].size : 0, bytes);
 
-		if (bytes > SAMPLE_BLOCK_MAX / 4) {
+		if (!size) {
 			if (m->nown >= REF_OFF_MASK)
-				out_of_memory(bytes);
+				out_of_room("too many samples to index: over 1048575 with memory of their own");
 			s = (struct sample *)((char *)xmalloc(bytes) + head);
 			GROW(m->own, m->cap_own, m->nown + 1);
 			m->own[m->nown++] = s;
 			*ref = (uint32_t)m->nown;
 			return s;
 		}
-		if (size > SAMPLE_BLOCK_MAX)
-			size = SAMPLE_BLOCK_MAX;
-		if (size < bytes)
-			size = bytes;
 		/* Number 0 is the own samples'. */
 		if (!m->nblock)
 			m->nblock = 1;
 		if (m->nblock > UINT32_MAX >> REF_OFF_BITS)
-			out_of_memory(size);
+			out_of_room("too many samples to index: over 4095 blocks of them (32 GB)");
 		GROW(m->block, m->cap_block, m->nblock + 1);
-		m->block[m->nblock].base = size >= HUGE_PAGE ? xmalloc_huge(size) : xmalloc(size);
+		m->block[m->nblock].base = arena_block_memory(&size);
 		m->block[m->nblock].size = size;
 		m->next = m->block[m->nblock++].base;
 		m->left = size;

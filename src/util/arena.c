@@ -13,14 +13,34 @@ struct arena_block {
 	_Alignas(16) char data[];
 };
 
-#define ARENA_BLOCK (64 * 1024)
-#define ARENA_MAX_BLOCK (8u << 20)
 
 void arena_init(struct arena *a)
 {
 	a->head = NULL;
 	a->next = NULL;
 	a->left = 0;
+}
+
+size_t arena_grow(size_t last, size_t n)
+{
+	size_t grow = last >= ARENA_MAX_BLOCK / 2 ? ARENA_MAX_BLOCK : last ? 2 * last : ARENA_BLOCK;
+
+	return n > grow / 4 ? 0 : grow;
+}
+
+void *arena_block_memory(size_t *size)
+{
+	if (*size > SIZE_MAX / 2)
+		out_of_memory(*size);
+	/*
+	 * From 2 MB on, huge pages (xmalloc_huge): a big profile's samples
+	 * and locations fill some tens of megabytes, faulted in 512 times
+	 * less often, and read at random with fewer TLB misses.  Huge pages
+	 * whole: what rounding adds is room.
+	 */
+	if (*size >= HUGE_PAGE)
+		*size = (*size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	return xmalloc_huge(*size);
 }
 
 void arena_release(struct arena *a)
@@ -42,27 +62,16 @@ static void *alloc_aligned(struct arena *a, size_t n, size_t align)
 	void *p;
 
 	if (n + pad > a->left) {
-		/* Blocks double as the arena grows, up to a limit. */
-		size_t grow = a->head ? a->head->size * 2 : ARENA_BLOCK;
-		size_t size;
-		int own;
+		size_t size = arena_grow(a->head ? a->head->size : 0, n);
+		int own = !size && a->head;
 
-		if (grow > ARENA_MAX_BLOCK)
-			grow = ARENA_MAX_BLOCK;
-		size = n > grow / 4 ? n : grow;
+		if (!size)
+			size = n;
 		if (size > SIZE_MAX / 2)
 			out_of_memory(size);
-		own = size == n && a->head;
-		/*
-		 * From 2 MB on, huge pages (xmalloc_huge): a big profile's
-		 * samples and locations fill some tens of megabytes, faulted
-		 * in 512 times less often, and read at random with fewer TLB
-		 * misses.  Huge pages whole: what rounding adds is room.
-		 */
-		if (sizeof(*b) + size >= HUGE_PAGE)
-			size = ((sizeof(*b) + size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)) - sizeof(*b);
-		b = xmalloc_huge(sizeof(*b) + size);
-		b->size = size;
+		size += sizeof(*b);
+		b = arena_block_memory(&size);
+		b->size = size - sizeof(*b);
 		if (own) {
 			/* A big object gets its own block behind the current one. */
 			b->prev = a->head->prev;
@@ -72,7 +81,7 @@ static void *alloc_aligned(struct arena *a, size_t n, size_t align)
 		b->prev = a->head;
 		a->head = b;
 		a->next = b->data;
-		a->left = size;
+		a->left = b->size;
 		pad = 0;
 	}
 	p = a->next + pad;

@@ -24,6 +24,12 @@ void out_of_memory(size_t n)
 	exit(1);
 }
 
+void out_of_room(const char *what)
+{
+	fprintf(stderr, "pprof: %s\n", what);
+	exit(1);
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);

@@ -1,9 +1,11 @@
 /* test_arena.c - unit tests for the bump allocator (include/arena.h). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
 #include "harness.h"
+#include "util.h"
 
 #define NOBJ 2000
 
@@ -34,6 +36,39 @@ TEST(alignment_and_independence)
 	CHECK_EQ_INT(misaligned, 0);
 	CHECK_EQ_INT(corrupt, 0);
 	arena_release(&a);
+}
+
+/* The growth the arena and the profile's samples share. */
+TEST(block_growth)
+{
+	size_t last = 0, size, n = 0, mem;
+	void *p;
+
+	/* Doubling from ARENA_BLOCK, then ARENA_MAX_BLOCK on. */
+	while ((size = arena_grow(last, 100)) != ARENA_MAX_BLOCK) {
+		CHECK_EQ_INT(size, last ? 2 * last : ARENA_BLOCK);
+		if (size <= last || ++n > 20)
+			break;
+		last = size;
+	}
+	CHECK_EQ_INT(n, 7);    /* 64 kB to 4 MB */
+	CHECK_EQ_INT(arena_grow(ARENA_MAX_BLOCK, 100), ARENA_MAX_BLOCK);
+	CHECK_EQ_INT(arena_grow(SIZE_MAX / 2, 100), ARENA_MAX_BLOCK);
+	/* Over a quarter of the next block: memory of its own. */
+	CHECK_EQ_INT(arena_grow(0, ARENA_BLOCK / 4), ARENA_BLOCK);
+	CHECK_EQ_INT(arena_grow(0, ARENA_BLOCK / 4 + 1), 0);
+	CHECK_EQ_INT(arena_grow(ARENA_MAX_BLOCK, ARENA_MAX_BLOCK / 4 + 1), 0);
+	/* Whole huge pages from HUGE_PAGE on; below, the size asked for. */
+	mem = 3000;
+	p = arena_block_memory(&mem);
+	CHECK_EQ_INT(mem, 3000);
+	free(p);
+	mem = HUGE_PAGE + 1;
+	p = arena_block_memory(&mem);
+	CHECK_EQ_INT(mem, 2 * HUGE_PAGE);
+	CHECK((uintptr_t)p % HUGE_PAGE == 0);
+	memset(p, 1, mem);
+	free(p);
 }
 
 TEST(big_objects)
@@ -209,6 +244,7 @@ TEST(zero_sizes)
 int main(void)
 {
 	RUN(alignment_and_independence);
+	RUN(block_growth);
 	RUN(big_objects);
 	RUN(huge_objects);
 	RUN(calloc_zeroes);
