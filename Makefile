@@ -7,9 +7,9 @@ DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man/man1
 
-PKGS = libdw libelf libpcre2-8 zlib libedit libcgraph libgvc libprotobuf-c libdeflate
+PKGS = libdw libelf libpcre2-8 zlib libprotobuf-c libdeflate
 # Compiled against, but opened when first needed (include/dynlib.h): not linked.
-DLOPEN_PKGS = libcurl libmicrohttpd capstone
+DLOPEN_PKGS = libcurl libmicrohttpd capstone libcgraph libgvc libedit
 PKG_CONFIG ?= pkg-config
 
 CC ?= cc
@@ -23,6 +23,8 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DLOPEN_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # libiberty (binutils' demangler) ships no pkg-config file.
 LIBS = $(PKG_LIBS) -liberty -ldl -lpthread -lm
+# The unit tests read the graphs pprof makes with libcgraph's own calls.
+TEST_LIBS := $(shell $(PKG_CONFIG) --libs libcgraph 2>/dev/null)
 
 ifeq ($(SANITIZE),1)
 BUILD = build/san
@@ -84,7 +86,7 @@ $(BUILD)/src/readers/proto.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc/symbolize -Isrc/report $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc/symbolize -Isrc/report $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS) $(TEST_LIBS)
 	@touch $@
 
 # test_decode asks capstone itself what an instruction says: it links it.

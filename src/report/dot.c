@@ -7,6 +7,7 @@
 
 #include "dot.h"
 #include "err.h"
+#include "graphviz.h"
 #include "graph.h"
 #include "strbuf.h"
 #include "util.h"
@@ -14,7 +15,7 @@
 /* cgraph takes char * for names it never changes. */
 static void set(void *obj, const char *name, const char *value)
 {
-	agsafeset(obj, (char *)name, (char *)value, (char *)"");
+	gv.agsafeset(obj, (char *)name, (char *)value, (char *)"");
 }
 
 /* pprof's Unparse: counts as integers, times in seconds (report_value). */
@@ -42,7 +43,7 @@ static void add_percent(struct strbuf *sb, int64_t num, int64_t total)
 static void add_legend(Agraph_t *g, const struct graph *gr, const char *prog,
 		       const struct report *r, const struct report_options *o, struct strbuf *sb)
 {
-	Agnode_t *n = agnode(g, (char *)"Legend", 1);
+	Agnode_t *n = gv.agnode(g, (char *)"Legend", 1);
 	const char *unit = r->style.unit;
 
 	sb_reset(sb);
@@ -137,7 +138,7 @@ static void add_nodes(Agraph_t *g, const struct graph *gr, const struct report *
 		snprintf(name, sizeof(name), "N%zu", i + 1);
 		snprintf(size, sizeof(size), "%.1f", fs);
 		node_color(fill, sizeof(fill), en->flat, max_flat);
-		nodes[i] = agnode(g, name, 1);
+		nodes[i] = gv.agnode(g, name, 1);
 		node_label(sb, r, en, gr->local_total);
 		set(nodes[i], "label", sb->buf);
 		set(nodes[i], "shape", "box");
@@ -167,7 +168,7 @@ static void add_edges(Agraph_t *g, const struct graph *gr, const struct report *
 		double fraction = gr->local_total ? fabs(3 * (n / (double)gr->local_total)) : 0;
 		double w, weight;
 		char buf[64];
-		Agedge_t *a = agedge(g, nodes[ed->src], nodes[ed->dst], NULL, 1);
+		Agedge_t *a = gv.agedge(g, nodes[ed->src], nodes[ed->dst], NULL, 1);
 
 		if (fraction > 1)
 			fraction = 1;
@@ -222,6 +223,8 @@ Agraph_t *dot_graph_new(const struct profile *p, const struct report_options *o,
 	Agraph_t *g = NULL;
 	Agnode_t **nodes = NULL;
 
+	if (graphviz_load(e) < 0)
+		return NULL;
 	ro.keep_stacks = 1;
 	ro.merge_stacks = 1;
 	if (report_build(p, &ro, &r, e) < 0)
@@ -244,15 +247,15 @@ Agraph_t *dot_graph_new(const struct profile *p, const struct report_options *o,
 	sb_adds(&sb, "; ");
 	add_count(&sb, &r, r.total);
 	sb_addf(&sb, " %s", r.style.unit);
-	g = agopen(sb.buf, Agdirected, NULL);
+	g = gv.agopen(sb.buf, *gv.directed, NULL);
 	if (!g) {
 		err_set(e, "cannot create a graph");
 		goto out;
 	}
 	if (flags & DOT_PAGE_SIZE)
-		agattr(g, AGRAPH, (char *)"size", (char *)"8,11");
-	agattr(g, AGNODE, (char *)"width", (char *)"0.375");
-	agattr(g, AGNODE, (char *)"height", (char *)"0.25");
+		gv.agattr(g, AGRAPH, (char *)"size", (char *)"8,11");
+	gv.agattr(g, AGNODE, (char *)"width", (char *)"0.375");
+	gv.agattr(g, AGNODE, (char *)"height", (char *)"0.25");
 	add_legend(g, &gr, prog, &r, o, &sb);
 	nodes = xcalloc(gr.nnode, sizeof(*nodes));
 	add_nodes(g, &gr, &r, nodes, o->heapcheck, &sb);
@@ -273,8 +276,8 @@ static int dot_write(FILE *out, const struct profile *p, const struct report_opt
 
 	if (!g)
 		return -1;
-	rc = agwrite(g, out);
-	agclose(g);
+	rc = gv.agwrite(g, out);
+	gv.agclose(g);
 	if (rc != 0 || ferror(out))
 		return err_set(e, "cannot write the DOT graph");
 	return 0;

@@ -11,9 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <gvc.h>
-
 #include "dot.h"
+#include "graphviz.h"
 #include "strbuf.h"
 #include "svgpan.h"
 #include "util.h"
@@ -70,7 +69,7 @@ static const char *gv_last_messages(void)
 static int has_plugin(GVC_t *gvc, const char *kind, const char *name)
 {
 	int n = 0, i, found = 0;
-	char **list = gvPluginList(gvc, kind, &n, NULL);
+	char **list = gv.gvPluginList(gvc, kind, &n, NULL);
 
 	for (i = 0; i < n; i++) {
 		if (!strcmp(list[i], name))
@@ -143,7 +142,7 @@ static GVC_t *context_from_plugin_files(void)
 	}
 	builtins[n].name = NULL;
 	builtins[n].address = NULL;
-	return gvContextPlugins(builtins, 0);
+	return gv.gvContextPlugins(builtins, 0);
 }
 
 /*
@@ -158,9 +157,9 @@ static GVC_t *context_get(struct report_env *env)
 
 	if (env->gvc)
 		return env->gvc;
-	gvc = gvContext();
+	gvc = gv.gvContext();
 	if (gvc && !has_plugin(gvc, "layout", "dot")) {
-		gvFreeContext(gvc);
+		gv.gvFreeContext(gvc);
 		gvc = context_from_plugin_files();
 	}
 	return env->gvc = gvc;
@@ -169,7 +168,7 @@ static GVC_t *context_get(struct report_env *env)
 void report_env_release(struct report_env *env)
 {
 	if (env->gvc)
-		gvFreeContext(env->gvc);
+		gv.gvFreeContext(env->gvc);
 	env->gvc = NULL;
 }
 
@@ -196,11 +195,14 @@ static const char *user_name(const char *format)
 static int render(const struct profile *p, const struct report_options *o, const char *format,
 		  enum dot_flags flags, char **data, unsigned int *len, struct err *e)
 {
-	agusererrf old = agseterrf(gv_message);
+	agusererrf old;
 	Agraph_t *g = NULL;
 	GVC_t *gvc = NULL;
 	int ret = -1;
 
+	if (graphviz_load(e) < 0)
+		return -1;
+	old = gv.agseterrf(gv_message);
 	sb_reset(&gv_messages);
 	*data = NULL;
 	*len = 0;
@@ -222,23 +224,23 @@ static int render(const struct profile *p, const struct report_options *o, const
 			"install %s", user_name(format), plugin_for(format), GV_PACKAGE);
 		goto out;
 	}
-	if (gvLayout(gvc, g, "dot") != 0) {
+	if (gv.gvLayout(gvc, g, "dot") != 0) {
 		err_set(e, "graphviz cannot lay out the graph: %s", gv_last_messages());
 		goto out;
 	}
-	if (gvRenderData(gvc, g, format, data, len) != 0 || !*data) {
+	if (gv.gvRenderData(gvc, g, format, data, len) != 0 || !*data) {
 		err_set(e, "graphviz cannot render %s: %s", user_name(format), gv_last_messages());
-		gvFreeLayout(gvc, g);
+		gv.gvFreeLayout(gvc, g);
 		goto out;
 	}
-	gvFreeLayout(gvc, g);
+	gv.gvFreeLayout(gvc, g);
 	ret = 0;
 out:
 	if (ret == 0 && gv_messages.len && !o->quiet)
 		warnf("graphviz: %s", gv_last_messages());
 	if (g)
-		agclose(g);
-	agseterrf(old);
+		gv.agclose(g);
+	gv.agseterrf(old);
 	sb_release(&gv_messages);
 	return ret;
 }
@@ -255,7 +257,7 @@ static int render_file(const struct profile *p, const struct report_options *o,
 	sb_reset(bytes);
 	if (strcmp(format, "svg") != 0 || svg_add_pan_zoom(data, len, bytes) < 0)
 		sb_add(bytes, data, len);
-	gvFreeRenderData(data);
+	gv.gvFreeRenderData(data);
 	return 0;
 }
 
