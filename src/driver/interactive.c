@@ -19,7 +19,6 @@
 #include "strbuf.h"
 #include "util.h"
 
-/* The session: settings that persist from command to command. */
 /*
  * libedit, opened when the prompt reads from a terminal (dynlib.h):
  * linked, it and what it brings (libtinfo, libbsd, libmd) took about
@@ -55,6 +54,7 @@ static const struct dynsym edit_syms[] = {
 static const char *const edit_names[] = { "libedit.so.2", "libedit.so", NULL };
 static struct dynlib libedit = { .names = edit_names, .syms = edit_syms };
 
+/* The session: settings that persist from command to command. */
 struct session {
 	const struct profile *p;
 	struct options set;            /* the command line's, then the prompt's */

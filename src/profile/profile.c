@@ -101,8 +101,8 @@ static void addr_insert(struct addr_table *t, size_t i, uint64_t addr, uint32_t 
  */
 #define REF_OFF_BITS 20
 #define REF_OFF_MASK ((1u << REF_OFF_BITS) - 1)
-_Static_assert(ARENA_MAX_BLOCK <= (size_t)8 << REF_OFF_BITS,
-	       "a block's offsets are 20 bits of 8-byte words");
+_Static_assert(ARENA_MAX_BLOCK <= (size_t)8 << REF_OFF_BITS && ARENA_MAX_BLOCK % HUGE_PAGE == 0,
+	       "a block's offsets are 20 bits of 8-byte words, whole huge pages included");
 
 struct sample_block {
 	char *base;

@@ -8,7 +8,7 @@
 
 /*
  * Linked, libgvc and what it brings (libcgraph, libcdt, libpathplan,
- * libltdl, libexpat) took about 1.5 ms of every start, a graph or not.
+ * libltdl, libexpat) took about 1 ms of every start, a graph or not.
  * The functions the graphs use, by their own names, once graphviz_load
  * has returned 0.
  */

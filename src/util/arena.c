@@ -13,7 +13,6 @@ struct arena_block {
 	_Alignas(16) char data[];
 };
 
-
 void arena_init(struct arena *a)
 {
 	a->head = NULL;
