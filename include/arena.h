@@ -29,13 +29,14 @@ char *arena_strdup(struct arena *a, const char *s);
 void *arena_memdup(struct arena *a, const void *p, size_t n);
 /*
  * How blocks grow, here and in other stores of many small objects (the
- * profile's samples): each twice the last (0: none yet), from ARENA_BLOCK
- * to ARENA_MAX_BLOCK bytes.  An object of n bytes over a quarter of that
- * gets memory of its own: arena_grow returns 0.
+ * profile's samples): the size of the block after one of last bytes (0:
+ * none yet), twice that, from ARENA_BLOCK to ARENA_MAX_BLOCK bytes.  What
+ * a store does with an object too big for it is the store's: the arena
+ * gives one over a quarter of the block a block of its own.
  */
 #define ARENA_BLOCK ((size_t)64 << 10)
 #define ARENA_MAX_BLOCK ((size_t)8 << 20)
-size_t arena_grow(size_t last, size_t n);
+size_t arena_grow(size_t last);
 /* A block of at least *size bytes, *size set to what it holds; free() frees it. */
 void *arena_block_memory(size_t *size);
 /* Gives dst every block of src (what src allocated lives as long as dst); src is left empty. */

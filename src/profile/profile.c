@@ -96,7 +96,7 @@ static void addr_insert(struct addr_table *t, size_t i, uint64_t addr, uint32_t 
  * p->sample: its block's number (from 1) and its offset in it in 8-byte
  * words.  A lookup then goes from the table's slot to the sample, with no
  * array of pointers between (a miss less on each of a big read's records).
- * A sample over a quarter of the next block has memory of its own, and
+ * A sample over a quarter of the biggest block has memory of its own, and
  * block number 0 with its place among those (from 1) as offset.
  */
 #define REF_OFF_BITS 20
@@ -145,9 +145,14 @@ static struct sample *sample_alloc(struct profile *p, size_t head, size_t bytes,
 	struct sample *s;
 
 	if (bytes > m->left) {
-		size_t size = arena_grow(m->nblock > 1 ? m->block[m->nblock - 1].size : 0, bytes);
+		size_t size = arena_grow(m->nblock > 1 ? m->block[m->nblock - 1].size : 0);
 
-		if (!size) {
+		/*
+		 * Only a sample over a quarter of the biggest block has memory of
+		 * its own: own samples are numbered apart, and a profile of deep
+		 * stacks must not spend their numbers while its blocks are small.
+		 */
+		if (bytes > ARENA_MAX_BLOCK / 4) {
 			if (m->nown >= REF_OFF_MASK)
 				out_of_room("too many samples to index: over 1048575 with memory of their own");
 			s = (struct sample *)((char *)xmalloc(bytes) + head);
@@ -156,6 +161,8 @@ static struct sample *sample_alloc(struct profile *p, size_t head, size_t bytes,
 			*ref = (uint32_t)m->nown;
 			return s;
 		}
+		if (size < bytes)
+			size = bytes;
 		/* Number 0 is the own samples'. */
 		if (!m->nblock)
 			m->nblock = 1;

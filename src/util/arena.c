@@ -20,11 +20,9 @@ void arena_init(struct arena *a)
 	a->left = 0;
 }
 
-size_t arena_grow(size_t last, size_t n)
+size_t arena_grow(size_t last)
 {
-	size_t grow = last >= ARENA_MAX_BLOCK / 2 ? ARENA_MAX_BLOCK : last ? 2 * last : ARENA_BLOCK;
-
-	return n > grow / 4 ? 0 : grow;
+	return last >= ARENA_MAX_BLOCK / 2 ? ARENA_MAX_BLOCK : last ? 2 * last : ARENA_BLOCK;
 }
 
 void *arena_block_memory(size_t *size)
@@ -61,10 +59,11 @@ static void *alloc_aligned(struct arena *a, size_t n, size_t align)
 	void *p;
 
 	if (n + pad > a->left) {
-		size_t size = arena_grow(a->head ? a->head->size : 0, n);
-		int own = !size && a->head;
+		size_t size = arena_grow(a->head ? a->head->size : 0);
+		/* An object over a quarter of the block gets one of its own, behind the current one. */
+		int own = n > size / 4 && a->head;
 
-		if (!size)
+		if (n > size / 4)
 			size = n;
 		if (size > SIZE_MAX / 2)
 			out_of_memory(size);

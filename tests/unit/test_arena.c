@@ -45,19 +45,16 @@ TEST(block_growth)
 	void *p;
 
 	/* Doubling from ARENA_BLOCK, then ARENA_MAX_BLOCK on. */
-	while ((size = arena_grow(last, 100)) != ARENA_MAX_BLOCK) {
+	while ((size = arena_grow(last)) != ARENA_MAX_BLOCK) {
 		CHECK_EQ_INT(size, last ? 2 * last : ARENA_BLOCK);
 		if (size <= last || ++n > 20)
 			break;
 		last = size;
 	}
 	CHECK_EQ_INT(n, 7);    /* 64 kB to 4 MB */
-	CHECK_EQ_INT(arena_grow(ARENA_MAX_BLOCK, 100), ARENA_MAX_BLOCK);
-	CHECK_EQ_INT(arena_grow(SIZE_MAX / 2, 100), ARENA_MAX_BLOCK);
-	/* Over a quarter of the next block: memory of its own. */
-	CHECK_EQ_INT(arena_grow(0, ARENA_BLOCK / 4), ARENA_BLOCK);
-	CHECK_EQ_INT(arena_grow(0, ARENA_BLOCK / 4 + 1), 0);
-	CHECK_EQ_INT(arena_grow(ARENA_MAX_BLOCK, ARENA_MAX_BLOCK / 4 + 1), 0);
+	CHECK_EQ_INT(arena_grow(ARENA_MAX_BLOCK), ARENA_MAX_BLOCK);
+	CHECK_EQ_INT(arena_grow(ARENA_MAX_BLOCK / 2 + 1), ARENA_MAX_BLOCK);
+	CHECK_EQ_INT(arena_grow(SIZE_MAX / 2), ARENA_MAX_BLOCK);
 	/* Whole huge pages from HUGE_PAGE on; below, the size asked for. */
 	mem = 3000;
 	p = arena_block_memory(&mem);
