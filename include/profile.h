@@ -276,6 +276,8 @@ void stack_builder_expect(struct stack_builder *b, uint64_t records);
  * that adds them when there is one (so on another thread than the
  * reader's): follow(arg) after each batch, until stack_builder_end
  * returns.  Nothing the reader's own thread reads may change in it.
+ * Set before the first batch of records is full, as the reader sets it
+ * at its start: the other thread reads it without a lock.
  */
 void stack_builder_follow(struct stack_builder *b, void (*follow)(void *), void *arg);
 /*

@@ -213,6 +213,9 @@ void sample_queue_expect(struct sample_queue *q, uint64_t records)
 
 void sample_queue_follow(struct sample_queue *q, void (*follow)(void *), void *arg)
 {
+	/* The worker reads it without a lock: set before the worker starts. */
+	if (q->started)
+		BUG("sample_queue_follow after the first batch");
 	q->follow = follow;
 	q->follow_arg = arg;
 }
