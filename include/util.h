@@ -19,7 +19,7 @@ void *xcalloc(size_t n, size_t size);
  */
 void *xcalloc_lines(size_t n, size_t size);
 #define HUGE_PAGE ((size_t)2 << 20)
-/* xmalloc, from HUGE_PAGE on aligned to one, which the kernel is asked to use. */
+/* xmalloc, from HUGE_PAGE on in whole huge pages (aligned, rounded up), which the kernel is asked to use. */
 void *xmalloc_huge(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

@@ -54,12 +54,17 @@ void *xmalloc_huge(size_t bytes)
 		return xmalloc(bytes);
 	/*
 	 * Without the advice the kernel backs it page by page, a fault per
-	 * 4 kB; with it, a fault per 2 MB, and fewer TLB misses after.
+	 * 4 kB; with it, a fault per 2 MB, and fewer TLB misses after.  The
+	 * size is rounded up to whole huge pages, all advised: a last one
+	 * partly used is still one fault instead of up to 511.
 	 */
+	if (bytes > SIZE_MAX - HUGE_PAGE)
+		out_of_memory(bytes);
+	bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	if (posix_memalign(&p, HUGE_PAGE, bytes))
 		out_of_memory(bytes);
 #ifdef MADV_HUGEPAGE
-	madvise(p, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+	madvise(p, bytes, MADV_HUGEPAGE);
 #endif
 	return p;
 }
@@ -103,7 +108,21 @@ void grow_array_to(void **p, size_t *cap, size_t want, size_t sz)
 			out_of_memory(SIZE_MAX);
 		n *= 2;
 	}
-	*p = xrealloc(*p, n * sz);
+	if (n * sz >= HUGE_PAGE) {
+		/*
+		 * A big array moves to huge pages: realloc would copy it all the
+		 * same (glibc keeps big blocks on its heap once one is freed),
+		 * into memory faulted in 4 kB at a time.
+		 */
+		void *q = xmalloc_huge(n * sz);
+
+		if (*cap)
+			memcpy(q, *p, *cap * sz);
+		free(*p);
+		*p = q;
+	} else {
+		*p = xrealloc(*p, n * sz);
+	}
 	*cap = n;
 }
 
