@@ -39,11 +39,13 @@ ALL_CFLAGS += -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-po
 LDFLAGS += -fsanitize=fuzzer,address,undefined
 else
 BUILD = build/opt
-# Link-time optimization of pprof itself, where the compiler has it: the
-# hot calls cross files (a reader's into the model's indexes, the report's
-# into its helpers).  The objects keep their machine code as well, so the
-# unit tests and harnesses link them without it, in seconds.
+# Link-time optimization of pprof itself, where the compiler has it (LTO=
+# turns it off): the hot calls cross files (a reader's into the model's
+# indexes, the report's into its helpers).  The objects keep their machine
+# code as well, so the unit tests and harnesses link them without it.
+ifeq ($(origin LTO),undefined)
 LTO := $(shell $(CC) -flto=auto -ffat-lto-objects -x c -c -o /dev/null /dev/null 2>/dev/null && echo -flto=auto)
+endif
 endif
 
 SRCS := $(wildcard src/*.c src/*/*.c)
