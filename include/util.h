@@ -21,6 +21,8 @@ void *xcalloc_lines(size_t n, size_t size);
 #define HUGE_PAGE ((size_t)2 << 20)
 /* xmalloc, from HUGE_PAGE on in whole huge pages (aligned, rounded up), which the kernel is asked to use. */
 void *xmalloc_huge(size_t n);
+/* What xmalloc_huge(n) gives: n, or from HUGE_PAGE on n rounded up to whole huge pages. */
+size_t huge_size(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* The x-allocators' end: "out of memory allocating n bytes", exit status 1. */

@@ -35,8 +35,7 @@ void *arena_block_memory(size_t *size)
 	 * less often, and read at random with fewer TLB misses.  Huge pages
 	 * whole: what rounding adds is room.
 	 */
-	if (*size >= HUGE_PAGE)
-		*size = (*size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	*size = huge_size(*size);
 	return xmalloc_huge(*size);
 }
 

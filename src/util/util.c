@@ -46,6 +46,15 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+size_t huge_size(size_t bytes)
+{
+	if (bytes < HUGE_PAGE)
+		return bytes;
+	if (bytes > SIZE_MAX - HUGE_PAGE)
+		out_of_memory(bytes);
+	return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
 void *xmalloc_huge(size_t bytes)
 {
 	void *p;
@@ -58,9 +67,7 @@ void *xmalloc_huge(size_t bytes)
 	 * size is rounded up to whole huge pages, all advised: a last one
 	 * partly used is still one fault instead of up to 511.
 	 */
-	if (bytes > SIZE_MAX - HUGE_PAGE)
-		out_of_memory(bytes);
-	bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	bytes = huge_size(bytes);
 	if (posix_memalign(&p, HUGE_PAGE, bytes))
 		out_of_memory(bytes);
 #ifdef MADV_HUGEPAGE

@@ -267,6 +267,30 @@ TEST(write_all_whole)
 	CHECK_EQ_INT(errno, EBADF);
 }
 
+/* An array grown past HUGE_PAGE moves to huge pages with its elements; huge_size says how much. */
+TEST(grow_past_huge_page)
+{
+	uint32_t *v = NULL;
+	size_t cap = 0, n = HUGE_PAGE / sizeof(*v) + 1000, i, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		GROW(v, cap, i + 1);
+		v[i] = (uint32_t)(i * 2654435761u);
+	}
+	CHECK(cap >= n);
+	CHECK((uintptr_t)v % HUGE_PAGE == 0);
+	for (i = 0; i < n; i++)
+		bad += v[i] != (uint32_t)(i * 2654435761u);
+	CHECK_EQ_INT(bad, 0);
+	/* The whole capacity is there (the sanitizers would catch less). */
+	memset(v, 0, cap * sizeof(*v));
+	free(v);
+	CHECK_EQ_INT(huge_size(3000), 3000);
+	CHECK_EQ_INT(huge_size(HUGE_PAGE), HUGE_PAGE);
+	CHECK_EQ_INT(huge_size(HUGE_PAGE + 1), 2 * HUGE_PAGE);
+	CHECK_EQ_INT(huge_size(3 * HUGE_PAGE - 1), 3 * HUGE_PAGE);
+}
+
 int main(void)
 {
 	RUN(sort_by_key_sizes);
@@ -276,5 +300,6 @@ int main(void)
 	RUN(run_both_halves);
 	RUN(make_dirs_nested);
 	RUN(write_all_whole);
+	RUN(grow_past_huge_page);
 	return test_done();
 }
