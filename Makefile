@@ -40,15 +40,18 @@ LDFLAGS += -fsanitize=fuzzer,address,undefined
 else
 BUILD = build/opt
 # Link-time optimization of pprof itself, where the compiler and linker
-# have it (LTO= turns it off): the hot calls cross files (a reader's into
-# the model's indexes, the report's into its helpers).  The objects keep
-# their machine code as well (fat objects, which clang 14 ignores with a
-# warning: the test fails on it), so the unit tests and harnesses link
-# them without it.
+# have it (make clean, then make LTO=, builds without): the hot calls
+# cross files (a reader's into the model's indexes, the report's into its
+# helpers).  The objects keep their machine code as well (fat objects,
+# which clang 14 ignores with a warning: the test fails on it), so the
+# unit tests and harnesses link them without it.
 ifeq ($(origin LTO),undefined)
 LTO := $(shell printf 'int main(void) { return 0; }\n' | $(CC) -Werror -flto=auto -ffat-lto-objects -x c -o /dev/null - 2>/dev/null && echo -flto=auto)
 endif
 endif
+# The objects' flags with it, and the links that go without.
+LTO_OBJECTS = $(if $(LTO),$(LTO) -ffat-lto-objects)
+NO_LTO = $(if $(LTO),-fno-lto)
 
 SRCS := $(wildcard src/*.c src/*/*.c)
 # profile.proto's C code is generated at build time by protoc-c.
@@ -79,7 +82,7 @@ $(BUILD)/pprof: $(OBJS)
 # object: the object is touched, or it would stay older than its .d forever.
 $(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(if $(LTO),$(LTO) -ffat-lto-objects) $(CPPFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(LTO_OBJECTS) $(CPPFLAGS) $(PKG_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 	@touch $@
 
 $(PROTO_GEN).c $(PROTO_GEN).h &: src/proto/profile.proto
@@ -87,7 +90,7 @@ $(PROTO_GEN).c $(PROTO_GEN).h &: src/proto/profile.proto
 	protoc-c --c_out=$(dir $@) --proto_path=src/proto profile.proto
 
 $(PROTO_GEN).o: $(PROTO_GEN).c $(PROTO_GEN).h
-	$(CC) $(ALL_CFLAGS) $(if $(LTO),$(LTO) -ffat-lto-objects) $(CPPFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(LTO_OBJECTS) $(CPPFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 # The reader decodes with the generated code.
 $(BUILD)/src/readers/proto.o: $(PROTO_GEN).h
@@ -95,7 +98,7 @@ $(BUILD)/src/readers/proto.o: CPPFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/tests/%.d $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(if $(LTO),-fno-lto) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc/symbolize -Isrc/report $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) $(NO_LTO) $(CPPFLAGS) $(PKG_CFLAGS) -Itests/unit -Isrc/symbolize -Isrc/report $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS) $(TEST_LIBS)
 	@touch $@
 
 # test_decode asks capstone itself what an instruction says: it links it.
@@ -105,7 +108,7 @@ $(BUILD)/tests/fuzz/%.o: CPPFLAGS += -Itests/fuzz -Isrc/readers
 
 $(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/fuzz.o $(FUZZ_DRIVER) $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(if $(LTO),-fno-lto) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(NO_LTO) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(DEPS):
 include $(wildcard $(DEPS))
