@@ -12,7 +12,9 @@
 #  8. call-graph edges never exceed the profile (recursion counted once per
 #     stack);
 #  9. --unit shows CPU samples as time, naming the sampling frequency;
-# 10. a failed check is named again at the end of the test run's output.
+# 10. a failed check is named again at the end of the test run's output;
+# 11. a report too big to hold goes out as it is made, and a write that
+#     fails is said, with a failing status.
 # (4, --list/--disasm of libc routines, is in t-list.sh.)
 set -u
 source "$(dirname "$0")/lib.sh"
@@ -271,3 +273,36 @@ check "run-tests: the failed check is named again just before it" \
 RC=$?
 check "run-tests: nothing named when all pass" \
 	test "$RC" -eq 0 -a "$(grep -c -e '^Failed:' -e 'not ok' "$W/run.out")" -eq 0
+
+# --- 11. big reports stream; failed writes are said -------------------------------------------
+# 6000 distinct leaf addresses: --addresses prints a row each, far more than a stdio buffer.
+python3 - "$W/many.prof" <<'EOF'
+import struct, sys
+w = [0, 3, 0, 10000, 0]
+for i in range(6000):
+    w += [1 + i % 7, 2, 0x400000 + i * 16, 0x500000 + (i % 40) * 8]
+w += [0, 1, 0]
+open(sys.argv[1], "wb").write(struct.pack("<%dQ" % len(w), *w))
+EOF
+run_pprof --text --addresses "$W/many.prof"
+check "a big report to standard output: status 0" test "$RC" -eq 0
+check "a big report to standard output: a row per address (6000 leaves, 40 callers)" \
+	test "$(grep -c '^ .*% 0000000000[45]' "$W/out")" -eq 6040
+mv "$W/out" "$W/many.out"
+run_pprof -o "$W/many.txt" --text --addresses "$W/many.prof"
+check "the same report written whole to a file is the same text" cmp -s "$W/many.out" "$W/many.txt"
+if [ -w /dev/full ]; then
+	timeout 20 "$PPROF" --text --addresses "$W/many.prof" >/dev/full 2>"$W/err"
+	RC=$?
+	check "standard output full: status 1" test "$RC" -eq 1
+	check "standard output full: one line saying so" \
+		bash -c "test \$(wc -l <'$W/err') -eq 1 && grep -q '^pprof: cannot write to standard output: No space left on device$' '$W/err'"
+	run_pprof -o /dev/full --text --addresses "$W/many.prof"
+	check "-o /dev/full: status 1, naming it" \
+		bash -c "test $RC -eq 1 && grep -q \"^pprof: cannot write '/dev/full': No space left on device\$\" '$W/err'"
+	# A small report is written when complete: its write fails at the end.
+	timeout 20 "$PPROF" --text "$G/prog" "$G/prof64le.prof" >/dev/full 2>"$W/err"
+	RC=$?
+	check "a small report to a full standard output: status 1, said" \
+		bash -c "test $RC -eq 1 && grep -q 'cannot write to standard output' '$W/err'"
+fi

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,10 +25,38 @@ struct output_chunk {
 	char data[CHUNK];
 };
 
+/* The outputs open, for output_ready (the web UI's threads write reports too). */
+static struct output *open_outputs;
+static pthread_mutex_t open_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void forget_open(struct output *o)
+{
+	struct output **at;
+
+	pthread_mutex_lock(&open_mu);
+	for (at = &open_outputs; *at; at = &(*at)->next_open)
+		if (*at == o) {
+			*at = o->next_open;
+			break;
+		}
+	pthread_mutex_unlock(&open_mu);
+}
+
 static ssize_t chunk_write(void *cookie, const char *buf, size_t len)
 {
 	struct output *o = cookie;
 	size_t done = 0;
+
+	/* Ready: straight through. */
+	if (o->fd >= 0) {
+		if (!o->write_errno && write_all(o->fd, buf, len) < 0)
+			o->write_errno = errno ? errno : EIO;
+		if (o->write_errno) {
+			errno = o->write_errno;
+			return -1;
+		}
+		return (ssize_t)len;
+	}
 
 	while (done < len) {
 		struct output_chunk *c = o->tail;
@@ -71,11 +100,16 @@ int output_open(struct output *o, const char *path, struct err *e)
 	cookie_io_functions_t io = { .write = chunk_write };
 
 	memset(o, 0, sizeof(*o));
+	o->fd = -1;
 	o->path = path && strcmp(path, "-") ? path : NULL;
 	o->fp = fopencookie(o, "w", io);
 	if (!o->fp)
 		return err_set(e, "cannot buffer output: %s", strerror(errno));
 	setvbuf(o->fp, NULL, _IOFBF, 64u << 10);
+	pthread_mutex_lock(&open_mu);
+	o->next_open = open_outputs;
+	open_outputs = o;
+	pthread_mutex_unlock(&open_mu);
 	return 0;
 }
 
@@ -151,11 +185,56 @@ out:
 	return ret;
 }
 
+void output_ready(FILE *fp)
+{
+	struct output *o;
+	struct stat st;
+	int fd = STDOUT_FILENO;
+
+	pthread_mutex_lock(&open_mu);
+	for (o = open_outputs; o && o->fp != fp; o = o->next_open)
+		;
+	pthread_mutex_unlock(&open_mu);
+	if (!o || o->fd >= 0 || fflush(fp) != 0 || o->failed)
+		return;
+	/* A regular file is still replaced whole; one that cannot be opened fails in commit. */
+	if (o->path && (stat(o->path, &st) < 0 || S_ISREG(st.st_mode) ||
+			(fd = open(o->path, O_WRONLY | O_CLOEXEC)) < 0))
+		return;
+	o->own_fd = o->path != NULL;
+	if (write_chunks(fd, o) < 0)
+		o->write_errno = errno ? errno : EIO;
+	free_chunks(o);
+	o->fd = fd;
+}
+
+/* After output_ready: the stream's last bytes written, and its device closed. */
+static int finish_ready(struct output *o, int closed, struct err *e)
+{
+	int err = o->write_errno ? o->write_errno : closed ? 0 : errno;
+
+	if (o->own_fd && close(o->fd) < 0 && !err)
+		err = errno;
+	o->fd = -1;
+	if (!err)
+		return 0;
+	if (o->path)
+		return err_set(e, "cannot write '%s': %s", o->path, strerror(err));
+	return err_set(e, "cannot write to standard output: %s", strerror(err));
+}
+
 int output_commit(struct output *o, struct err *e)
 {
 	struct stat st;
 	int ret = -1;
 
+	forget_open(o);
+	if (o->fd >= 0) {
+		int closed = fclose(o->fp) == 0;
+
+		o->fp = NULL;
+		return finish_ready(o, closed, e);
+	}
 	if (fclose(o->fp) != 0 || o->failed) {
 		o->fp = NULL;
 		err_set(e, "cannot buffer output: %s", strerror(o->failed ? ENOMEM : errno));
@@ -180,8 +259,11 @@ out:
 
 void output_abort(struct output *o)
 {
+	forget_open(o);
 	if (o->fp)
 		fclose(o->fp);
+	if (o->fd >= 0 && o->own_fd)
+		close(o->fd);
 	free_chunks(o);
 	memset(o, 0, sizeof(*o));
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "report.h"
 #include "strbuf.h"
 #include "symlist.h"
@@ -538,6 +539,8 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 		fprintf(out, "%s\n", p->comment[i]);
 	/* Go pprof's --nodecount for text: that many rows, when it is given. */
 	if (!o->stacks) {
+		/* Nothing can fail now: hundreds of thousands of rows need not be held. */
+		output_ready(out);
 		report_text(out, &r, o, o->nodecount_set ? o->nodecount : 0);
 		report_release(&r);
 		return 0;
