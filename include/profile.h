@@ -145,6 +145,8 @@ struct profile {
 	size_t nmapping;
 	struct location **location;
 	size_t nlocation;
+	/* Whether some address has more than one location (profile_add_location made it). */
+	int shared_addresses;
 	struct function **function;
 	size_t nfunction;
 	struct sample **sample;

@@ -484,6 +484,8 @@ struct location *profile_add_location(struct profile *p, struct mapping *m, uint
 
 	if (!t->slot[i].idx)
 		addr_insert(t, i, addr, (uint32_t)p->nlocation);
+	else
+		p->shared_addresses = 1;
 	return l;
 }
 

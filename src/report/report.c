@@ -1127,8 +1127,11 @@ struct key_share {
 	struct shared_key {
 		const char *s;
 		uint32_t len;
-		uint64_t hash;
+		/* key_chunks.unique: 0, or 1 + the place among its location's keys of the equal one before */
+		uint32_t same;
+		uint64_t hash;        /* unless key_chunks.unique */
 	} *key;
+	int unique;           /* by address: the profile's addresses are its locations' alone */
 	size_t n, cap, next;  /* keys composed; the next one build_keys takes */
 	uint32_t (*at)[2];    /* by line, both halves': per number, plain and inlined, key + 1 */
 };
@@ -1142,7 +1145,37 @@ static void keep_key(struct key_share *ks, struct arena *text, const struct strb
 	k = &ks->key[ks->n++];
 	k->s = arena_strndup(text, sb->buf, sb->len);
 	k->len = (uint32_t)sb->len;
+	k->same = 0;
 	k->hash = strtab_hash(sb->buf, sb->len);
+}
+
+/*
+ * Keeps the key composed in sb of a location whose address no other has,
+ * the nth of its keys (those before are the last n kept): no other
+ * location's key can equal it, so it is only compared with those.
+ */
+static void keep_own_key(struct key_share *ks, struct arena *text, const struct strbuf *sb,
+			 uint32_t n)
+{
+	struct shared_key *k;
+	uint32_t j;
+
+	GROW(ks->key, ks->cap, ks->n + 1);
+	k = &ks->key[ks->n];
+	k->len = (uint32_t)sb->len;
+	k->same = 0;
+	for (j = 0; j < n; j++) {
+		const struct shared_key *o = &ks->key[ks->n - n + j];
+
+		if (o->len == k->len && !memcmp(o->s, sb->buf, sb->len)) {
+			k->s = o->s;
+			k->same = j + 1;
+			break;
+		}
+	}
+	if (!k->same)
+		k->s = arena_strndup(text, sb->buf, sb->len);
+	ks->n++;
 }
 
 /* The --addresses keys of ks's locations, their text in text. */
@@ -1162,7 +1195,10 @@ static void compose_keys(struct key_share *ks, struct arena *text)
 		for (j = ntriples(loc) - 1; j >= 0; j--) {
 			sb_reset(&sb);
 			add_address_key(&sb, b, loc, j, j > 0);
-			keep_key(ks, text, &sb);
+			if (ks->unique)
+				keep_own_key(ks, text, &sb, (uint32_t)(ntriples(loc) - 1 - j));
+			else
+				keep_key(ks, text, &sb);
 		}
 	}
 	sb_release(&sb);
@@ -1234,7 +1270,7 @@ static struct key_share *chunk_ready(struct key_chunks *kc, size_t c)
 }
 
 /* The chunks of n locations, the thread composing them from the first. */
-static void chunks_start(struct key_chunks *kc, const struct builder *b, size_t n)
+static void chunks_start(struct key_chunks *kc, const struct builder *b, size_t n, int unique)
 {
 	size_t c;
 
@@ -1247,6 +1283,7 @@ static void chunks_start(struct key_chunks *kc, const struct builder *b, size_t 
 		kc->chunk[c].b = b;
 		kc->chunk[c].from = c * kc->size;
 		kc->chunk[c].to = c + 1 < kc->n ? (c + 1) * kc->size : n;
+		kc->chunk[c].unique = unique;
 	}
 	atomic_init(&kc->next, 0);
 	arena_init(&kc->text[0]);
@@ -1276,6 +1313,18 @@ static void chunks_finish(struct key_chunks *kc, struct builder *b)
 	free(kc->ready);
 }
 
+/* Entry e's key is text composed on a thread (b->texts). */
+static void mark_composed(struct builder *b, uint32_t e)
+{
+	if (e >= b->cap_composed) {
+		size_t cap = b->cap_composed;
+
+		GROW(b->composed, b->cap_composed, (size_t)e + 1);
+		memset(b->composed + cap, 0, b->cap_composed - cap);
+	}
+	b->composed[e] = 1;
+}
+
 /* The entry of a key composed on a thread. */
 static uint32_t composed_entry(struct builder *b, const struct shared_key *k)
 {
@@ -1284,15 +1333,8 @@ static uint32_t composed_entry(struct builder *b, const struct shared_key *k)
 
 	e = entry_of_key(b, key, id, NULL, NULL);
 	/* Its own string, not one interned before. */
-	if (key == k->s) {
-		if (e >= b->cap_composed) {
-			size_t cap = b->cap_composed;
-
-			GROW(b->composed, b->cap_composed, (size_t)e + 1);
-			memset(b->composed + cap, 0, b->cap_composed - cap);
-		}
-		b->composed[e] = 1;
-	}
+	if (key == k->s)
+		mark_composed(b, e);
 	return e;
 }
 
@@ -1463,8 +1505,11 @@ static void build_keys(struct builder *b)
 		b->range_bits = xcalloc(p->nlocation / 64 + 1, sizeof(*b->range_bits));
 	}
 	if (g == GRAN_ADDRESSES && !b->gf && p->nlocation >= report_key_share_min) {
-		chunks_start(&kc, b, p->nlocation);
-		strtab_reserve(b->r->index->keys, p->nlocation);
+		chunks_start(&kc, b, p->nlocation, !p->shared_addresses);
+		/* An entry or so per location (room not used is never touched). */
+		GROW(b->r->entry, b->r->cap_entry, b->r->nentry + p->nlocation + p->nlocation / 4);
+		if (p->shared_addresses)
+			strtab_reserve(b->r->index->keys, p->nlocation);
 	}
 	/* The threads read the numbers (fl_table): made first. */
 	if (g == GRAN_LINES && numbered && p->nlocation >= report_key_share_min && fl_table(b)) {
@@ -1498,7 +1543,20 @@ static void build_keys(struct builder *b)
 		if (kc.chunk) {
 			if (!ks || i >= ks->to)
 				ks = chunk_ready(&kc, i / kc.size);
-			for (j = ntriples(loc) - 1; j >= 0; j--)
+			for (j = ntriples(loc) - 1; j >= 0 && ks->unique; j--) {
+				/* A key of this location alone: a new entry, or one it made before. */
+				const struct shared_key *k = &ks->key[ks->next++];
+				uint32_t e;
+
+				if (k->same) {
+					e = b->keys[at + k->same];
+				} else {
+					e = new_entry(b, k->s, NULL);
+					mark_composed(b, e);
+				}
+				b->keys[b->nkeys++] = e;
+			}
+			for (; j >= 0; j--)
 				b->keys[b->nkeys++] = shared_entry(b, ks);
 			close_list(b, i, at);
 			continue;

@@ -914,9 +914,10 @@ TEST(row_percentages_as_printf)
 /*
  * Keys by address composed on two threads (chunks of locations taken in
  * turn, big or a few locations each) make the entries one thread makes,
- * in the same order, with the same values: locations with inline chains,
- * untried addresses, symbolized ones without lines, removed frames among
- * them; those focus keeps, too.
+ * in the same order, with the same values: locations with inline chains
+ * (some with two levels of one key), untried addresses, symbolized ones
+ * without lines, removed frames among them; those focus keeps, too; and
+ * with two locations at one address, whose keys can be equal.
  */
 TEST(address_keys_on_two_threads)
 {
@@ -931,7 +932,12 @@ TEST(address_keys_on_two_threads)
 		uint64_t st[3] = { 0x100000 + i * 4, 0x200000 + (i % 50) * 4, MAIN };
 
 		switch (i % 4) {
-		case 0: named_location(p, st[0], "leaf", 5 + (int)(i % 9), "mid", 20, NULL); break;
+		case 0:
+			if (i % 8)
+				named_location(p, st[0], "leaf", 5 + (int)(i % 9), "mid", 20, NULL);
+			else
+				named_location(p, st[0], "rec", 7, "rec", 7, "rec", 7, "mid", 20, NULL);
+			break;
 		case 1: named_location(p, st[0], "drop_me", 3, NULL); break;
 		case 2: profile_location(p, st[0])->tried = 1; break;
 		default: break; /* untried */
@@ -943,17 +949,33 @@ TEST(address_keys_on_two_threads)
 	o.frames = &fr;
 	o.quiet = 1;
 	o.granularity = GRAN_ADDRESSES;
-	for (pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 3; pass++) {
 		struct report one, two;
 		struct err e;
 
-		o.focus = pass ? "leaf" : NULL;
+		o.focus = pass == 1 ? "leaf" : NULL;
+		if (pass == 2) {
+			/* A second place at 0x100008 (as symbolized input can say), the same key or not. */
+			struct line ln = { profile_function(p, "other", "other", "t.c", 1,
+							    NO_SYMBOL_ADDRESS), 30 };
+			struct location *st[2] = { profile_add_location(p, NULL, 0x100008), NULL };
+			int64_t v = 3;
+
+			st[0]->tried = 1;
+			st[1] = profile_add_location(p, NULL, 0x100008);
+			profile_set_lines(p, st[1], &ln, 1);
+			profile_add_sample(p, st, 2, &v);
+			CHECK(p->shared_addresses);
+		} else {
+			/* Each address its location's alone: no key is looked up (keep_own_key). */
+			CHECK(!p->shared_addresses);
+		}
 		report_key_share_min = SIZE_MAX;
 		if (!CHECK(report_build(p, &o, &one, &e) == 0))
 			break;
 		report_key_share_min = 1;
 		/* Chunks of a few locations: both threads compose and wait for each other. */
-		report_key_chunk = pass ? 7 : 300;
+		report_key_chunk = pass == 1 ? 7 : 300;
 		if (!CHECK(report_build(p, &o, &two, &e) == 0)) {
 			report_release(&one);
 			break;
