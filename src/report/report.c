@@ -3007,12 +3007,24 @@ static int reduce_span(struct reducer *rd)
 	return 0;
 }
 
+/*
+ * A stack's entries, each once, and the sums by entry: made on the
+ * reducer's own thread (reduce_range), since with an entry per address
+ * (--addresses) the sums are megabytes to zero, each page a fault.
+ */
+static void reducer_arrays(struct reducer *rd)
+{
+	rd->path = xcalloc(rd->b->r->nentry + 1, sizeof(*rd->path));
+	rd->sum = xcalloc_lines(rd->b->r->nentry + 1, sizeof(*rd->sum));
+}
+
 static void *reduce_range(void *arg)
 {
 	struct reducer *rd = arg;
 	int merged = rd->merged.slot != NULL;
 	size_t at;
 
+	reducer_arrays(rd);
 	if (!rd->shared) {
 		if (merged)
 			reduce_merged(rd);
@@ -3037,9 +3049,6 @@ static void reducer_init(struct reducer *rd, struct builder *b, size_t from, siz
 	rd->b = b;
 	rd->from = from;
 	rd->to = to;
-	/* A stack's entries, each once. */
-	rd->path = xcalloc(b->r->nentry + 1, sizeof(*rd->path));
-	rd->sum = xcalloc_lines(b->r->nentry + 1, sizeof(*rd->sum));
 	rd->hint_sums = b->lk && b->r->nentry >= SUMS_IN_CACHE;
 	arena_init(&rd->arena);
 }
@@ -3326,6 +3335,7 @@ static int values_from_locations(struct builder *b, int filtered, int split)
 	    !same_name_settings(rp->by->names, name_settings_of(o)) || !loc_sums_ready(ls))
 		return 0;
 	reducer_init(&rd, b, 0, p->nsample);
+	reducer_arrays(&rd);
 	/* Per entry, the entry + 1 by function of the levels that have it. */
 	of = xcalloc(b->r->nentry + 1, sizeof(*of));
 	for (i = 0; ok && i < p->nlocation; i++) {
