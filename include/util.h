@@ -146,6 +146,13 @@ static inline size_t u64_search_from(const uint64_t *v, size_t n, uint64_t k)
  * key is the element's first eight bytes, a uint64_t.
  */
 void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *));
+/*
+ * The same by nkey keys, the first the most significant: as sorting by
+ * each in turn from the last, with one reading to count and one buffer.
+ */
+#define SORT_KEYS_MAX 4
+void sort_by_keys(void *base, size_t n, size_t sz, uint64_t (*const *key)(const void *),
+		  unsigned nkey);
 
 /*
  * fn(there) on a thread of its own while fn(here) runs on this one; when

@@ -376,6 +376,8 @@ static uint64_t loc_key_map(const void *k)
 	return ((const struct loc_key *)k)->map;
 }
 
+static uint64_t (*const by_map_then_addr[])(const void *) = { loc_key_map, loc_key_addr };
+
 /* The key of both sorts, for the ties left: equal mappings and addresses. */
 static uint64_t loc_key_both(const void *k)
 {
@@ -402,8 +404,7 @@ static void order_locations(struct writer *w)
 		k[i].map = l->mapping ? w->map_of[l->mapping->id - 1] + 1 : 0;
 		k[i].l = l;
 	}
-	sort_by_key(k, p->nlocation, sizeof(*k), loc_key_addr);
-	sort_by_key(k, p->nlocation, sizeof(*k), loc_key_map);
+	sort_by_keys(k, p->nlocation, sizeof(*k), by_map_then_addr, 2);
 	sort_ties(k, p->nlocation, sizeof(*k), loc_key_both, cmp_loc_key, w);
 	w->loc = xcalloc(p->nlocation + 1, sizeof(*w->loc));
 	for (i = 0; i < p->nlocation; i++) {

@@ -343,54 +343,75 @@ static void radix_pass(const char *src, char *dst, size_t n, size_t sz, unsigned
 	}
 }
 
-void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *))
+void sort_by_keys(void *base, size_t n, size_t sz, uint64_t (*const *key)(const void *),
+		  unsigned nkey)
 {
-	size_t count[8][256];   /* 16 kB */
-	uint64_t all_or = 0, all_and = UINT64_MAX;
+	/* Per key, every byte's counts: 16 kB each. */
+	size_t count[SORT_KEYS_MAX][8][256];
+	uint64_t all_or[SORT_KEYS_MAX], all_and[SORT_KEYS_MAX];
 	char *src = base, *dst, *tmp;
 	size_t i;
-	unsigned b;
+	unsigned b, k;
 
-	if (n < 2)
+	if (n < 2 || nkey == 0)
 		return;
-	/* Every byte's counts in one reading: a pass leaves them as they are. */
-	memset(count, 0, sizeof(count));
-	for (i = 0; i < n; i++) {
-		uint64_t k = key ? key(src + i * sz) : first_u64(src + i * sz);
-
-		all_or |= k;
-		all_and &= k;
-		count[0][k & 0xff]++;
-		count[1][(k >> 8) & 0xff]++;
-		count[2][(k >> 16) & 0xff]++;
-		count[3][(k >> 24) & 0xff]++;
-		count[4][(k >> 32) & 0xff]++;
-		count[5][(k >> 40) & 0xff]++;
-		count[6][(k >> 48) & 0xff]++;
-		count[7][k >> 56]++;
+	if (nkey > SORT_KEYS_MAX)
+		BUG("sort_by_keys: too many keys");
+	memset(count, 0, nkey * sizeof(count[0]));
+	/* Every byte's counts before the passes: a pass leaves them as they are. */
+	for (k = 0; k < nkey; k++) {
+		all_or[k] = 0;
+		all_and[k] = UINT64_MAX;
 	}
-	tmp = dst = xmalloc_huge(n * sz);
-	/* Bytes in which no two keys differ need no pass. */
-	for (b = 0; b < 8; b++) {
-		size_t sum = 0, v;
-		char *t;
+	for (k = 0; k < nkey; k++) {
+		size_t (*c)[256] = count[k];
 
-		if (!(((all_or ^ all_and) >> (8 * b)) & 0xff))
-			continue;
-		for (v = 0; v < 256; v++) {
-			size_t c = count[b][v];
+		for (i = 0; i < n; i++) {
+			uint64_t v = key[k] ? key[k](src + i * sz) : first_u64(src + i * sz);
 
-			count[b][v] = sum;
-			sum += c;
+			all_or[k] |= v;
+			all_and[k] &= v;
+			c[0][v & 0xff]++;
+			c[1][(v >> 8) & 0xff]++;
+			c[2][(v >> 16) & 0xff]++;
+			c[3][(v >> 24) & 0xff]++;
+			c[4][(v >> 32) & 0xff]++;
+			c[5][(v >> 40) & 0xff]++;
+			c[6][(v >> 48) & 0xff]++;
+			c[7][v >> 56]++;
 		}
-		radix_pass(src, dst, n, sz, b, key, count[b]);
-		t = src;
-		src = dst;
-		dst = t;
+	}
+	/* One buffer for every pass. */
+	tmp = dst = xmalloc_huge(n * sz);
+	/* The last key first, its least significant byte first: each pass is stable. */
+	for (k = nkey; k-- > 0;) {
+		/* Bytes in which no two keys differ need no pass. */
+		for (b = 0; b < 8; b++) {
+			size_t sum = 0, v;
+			char *t;
+
+			if (!(((all_or[k] ^ all_and[k]) >> (8 * b)) & 0xff))
+				continue;
+			for (v = 0; v < 256; v++) {
+				size_t c = count[k][b][v];
+
+				count[k][b][v] = sum;
+				sum += c;
+			}
+			radix_pass(src, dst, n, sz, b, key[k], count[k][b]);
+			t = src;
+			src = dst;
+			dst = t;
+		}
 	}
 	if (src != base)
 		memcpy(base, src, n * sz);
 	free(tmp);
+}
+
+void sort_by_key(void *base, size_t n, size_t sz, uint64_t (*key)(const void *))
+{
+	sort_by_keys(base, n, sz, &key, 1);
 }
 
 int run_both(void *(*fn)(void *), void *here, void *there)

@@ -1,4 +1,4 @@
-/* test_util.c - unit tests for util's radix sort, byte hash, line-aligned arrays, run_both, make_dirs. */
+/* test_util.c - unit tests for util's radix sorts, byte hash, line-aligned arrays, run_both, make_dirs. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -89,6 +89,62 @@ TEST(sort_by_key_sizes)
 			free(v);
 			free(want);
 		}
+}
+
+static uint64_t elem_pad0(const void *p)
+{
+	return ((const struct elem *)p)->pad[0];
+}
+
+static uint64_t elem_pad1(const void *p)
+{
+	return ((const struct elem *)p)->pad[1];
+}
+
+/* By pad[0], then key, then pad[1], then the original position. */
+static int by_three_keys(const void *a, const void *b)
+{
+	const struct elem *x = a, *y = b;
+
+	if (x->pad[0] != y->pad[0])
+		return x->pad[0] < y->pad[0] ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->pad[1] != y->pad[1])
+		return x->pad[1] < y->pad[1] ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/*
+ * sort_by_keys by three keys (one of them the first eight bytes, read
+ * without a function), with ties in each and in all three, and with a
+ * key all alike: qsort's order by the three, then the original position.
+ */
+TEST(sort_by_keys_three)
+{
+	static uint64_t (*const keys[])(const void *) = { elem_pad0, NULL, elem_pad1 };
+	size_t i, n = 20000, pass;
+	uint64_t seed = 1234567ULL;
+
+	for (pass = 0; pass < 2; pass++) {
+		struct elem *v = calloc(n, sizeof(*v)), *want = calloc(n, sizeof(*v));
+		int bad = 0;
+
+		for (i = 0; i < n; i++) {
+			v[i].key = next(&seed) & 0x0300000000000701ULL;
+			v[i].from = i;
+			v[i].pad[0] = pass ? 7 : next(&seed) % 5;
+			v[i].pad[1] = next(&seed) & 0x0001000000000003ULL;
+		}
+		memcpy(want, v, n * sizeof(*v));
+		qsort(want, n, sizeof(*want), by_three_keys);
+		sort_by_keys(v, n, sizeof(*v), keys, 3);
+		for (i = 0; i < n; i++)
+			bad += memcmp(&v[i], &want[i], sizeof(*v)) != 0;
+		CHECK_EQ_INT(bad, 0);
+		free(v);
+		free(want);
+	}
 }
 
 /* Equal bytes hash equal; every byte, the tail's included, and the length change the hash. */
@@ -294,6 +350,7 @@ TEST(grow_past_huge_page)
 int main(void)
 {
 	RUN(sort_by_key_sizes);
+	RUN(sort_by_keys_three);
 	RUN(hash_bytes_every_byte);
 	RUN(calloc_lines_aligned_and_zeroed);
 	RUN(htab_slots_rounded);
