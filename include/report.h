@@ -370,8 +370,9 @@ struct report_format {
 	int reads_code;
 };
 
-/* The default format (text.c); the others are known by the table alone. */
+/* The default format and its Go name (text.c); the others are known by the table alone. */
 extern const struct report_format report_text_format;
+extern const struct report_format report_top_format;
 /* The formats, NULL-terminated (formats.c). */
 extern const struct report_format *const report_formats[];
 const struct report_format *report_find_format(const char *name);

@@ -44,6 +44,12 @@ struct symbolize_options {
 	 * web UI's) to use instead of reading them again; NULL: it closes them.
 	 */
 	struct symbolize_cache *cache;
+	/*
+	 * The report shows functions alone, no file or line: the DWARF names
+	 * the functions and their inline chains, its line tables are not read,
+	 * and the locations get neither files nor lines.
+	 */
+	int names_only;
 };
 
 /*

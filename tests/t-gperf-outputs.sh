@@ -19,6 +19,8 @@
 # 4. --text --stacks: google-pprof's stacks (in its hash order) and leak list.
 # 5. --symbols: google-pprof's names for the same standard input.
 # 6. --add_lib, --scale (to a stand-in gv), --tools, PPROF_TMPDIR.
+# 7. a text report by function reads no line tables: the same report as
+#    with --verbose (which reads them), for every input and value option.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -325,4 +327,19 @@ check "the file gv shows is in PPROF_TMPDIR" grep -q "$W/tmp/pprof" "$W/gv.args"
 "$PPROF" --text --tools=/opt/x/bin/ "$G/prog" "$G/prof64le.prof" >"$W/got" 2>"$W/err"
 same_output "--tools leaves the report alone" "$G/prof.default.text" "$W/got"
 check "--tools is noted once on stderr" test "$(grep -c -- '--tools' "$W/err")" -eq 1
+
+# --- 7. names alone -------------------------------------------------------------------
+for in in "${inputs[@]}"; do
+	read -r name prog prof kind <<<"$in"
+	opts=("" --top --cum --noinlines --nodecount=5)
+	[ "$kind" = heap ] && opts+=(--inuse_objects --alloc_space)
+	for opt in "${opts[@]}"; do
+		# shellcheck disable=SC2046,SC2086
+		"$PPROF" --text $opt $(args "$prog" "$prof") >"$W/names" 2>/dev/null
+		# shellcheck disable=SC2046,SC2086
+		"$PPROF" --text --verbose $opt $(args "$prog" "$prof") >"$W/lines" 2>/dev/null
+		same_output "$name --text ${opt}: by names alone, the report read with line tables" \
+			"$W/lines" "$W/names"
+	done
+done
 exit "$FAILED"

@@ -299,6 +299,23 @@ int pipeline_sample_index(const struct profile *p, const char *name, struct err 
 	return -1;
 }
 
+/*
+ * Whether the one report of this run shows function names alone: a text
+ * report by function, with no filter that could match a file (--verbose
+ * keeps the lines, and with them a way to check that the report is the
+ * same).  Its symbolization then reads no line tables, which, with an
+ * address's frames holding for its whole function, took a third of it.
+ */
+static int names_only(const struct options *o, const struct report_options *ro)
+{
+	const struct report_format *fmt = o->format ? o->format : &report_text_format;
+
+	return (fmt == &report_text_format || fmt == &report_top_format) && !o->verbose &&
+	       !o->base && !o->diff_base && ro->granularity == GRAN_FUNCTIONS &&
+	       !ro->show_addresses && !ro->stacks && !ro->focus && !ro->ignore && !ro->hide &&
+	       !ro->show && !ro->show_from && !ro->prune_from;
+}
+
 /* Writes the report in the chosen format to stdout or -o. */
 static int write_report(const struct options *o, const struct profile *p,
 			const struct report_options *ro, struct err *e)
@@ -448,6 +465,7 @@ int pipeline_run(const struct options *o)
 	interactive = o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO));
 	if (o->http || interactive || (o->format && o->format->reads_code))
 		so.cache = symbolize_cache_new();
+	so.names_only = !so.cache && !o->http && !interactive && names_only(o, ro);
 	if (o->add_lib && symbolize_add_library(p, o->add_lib, &e) < 0)
 		warnf("%s", e.msg);
 	/*

@@ -66,6 +66,7 @@ struct unit {
 	/* The last line's file as libdw has it, and as named (neighbours share it). */
 	const char *last_src, *last_path;
 	size_t line_hint;     /* the last line's row (linetab_find_near) */
+	int lines_read;       /* lines holds the table (unit_lines) */
 };
 
 /* A unit's address range, for DWARF without .debug_aranges (Go's). */
@@ -103,6 +104,7 @@ struct dwindex {
 	Dwarf *ahead_dw;
 	uint64_t ahead_delta;
 	int alone;            /* no thread of its own (dwindex_alone) */
+	int names_only;       /* no line tables (dwindex_names_only) */
 	/*
 	 * The unit of the last lookup, with the bias libdwfl gave, and the
 	 * extent of the arange it fell in (module addresses): libdwfl names
@@ -466,13 +468,18 @@ void dwindex_want(struct dwindex *ix, const uint64_t *addr, size_t n)
 	ix->nwant = n;
 	free(ix->want_dw);
 	ix->want_dw = NULL;
-	if (n && !ix->alone)
+	if (n && !ix->alone && !ix->names_only)
 		read_ahead(ix);
 }
 
 void dwindex_alone(struct dwindex *ix, int alone)
 {
 	ix->alone = alone;
+}
+
+void dwindex_names_only(struct dwindex *ix)
+{
+	ix->names_only = 1;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -515,13 +522,53 @@ static const struct linewant *want_in_dwarf(struct dwindex *ix, uint64_t delta, 
 	return w;
 }
 
+/*
+ * The unit's line table: the rows of the wanted addresses (delta: as
+ * unit_for has it), or with all every row; then its implicit rows.
+ */
+static void unit_lines(struct dwindex *ix, struct unit *u, uint64_t delta, int all)
+{
+	Dwarf_Die *cudie = &u->cudie;
+	Dwarf *dw = dwarf_cu_getdwarf(cudie->cu);
+	Dwarf_Half version;
+	struct linewant w;
+	int got = -1;
+
+	u->lines_read = 1;
+	/* The thread reads the wanted addresses as they were for its delta. */
+	if (ix->ahead && (dw != ix->ahead_dw || delta != ix->ahead_delta)) {
+		lineahead_stop(ix->ahead);
+		ix->ahead = NULL;
+	}
+	if (ix->ahead && !all)
+		got = lineahead_take(ix->ahead, u->off, &u->lines);
+	if (got == 0) {
+		linetab_read_libdw(&u->lines, cudie);
+	} else if (got < 0) {
+		if (dw != ix->sec_dw) {
+			ix->sec_dw = dw;
+			linesections_find(dw, &ix->sec);
+		}
+		linetab_read(&u->lines, &ix->sec, cudie, u->comp_dir,
+			     all ? NULL : want_in_dwarf(ix, delta, &w));
+	}
+	/* Before DWARF 5 there is no file 0: libdw's stands in for none. */
+	if (u->lines.nfile > 1 && dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL,
+						NULL) == 0 && version >= 5) {
+		const char *f0 = linetab_file(&u->lines, 0);
+		const char *f1 = linetab_file(&u->lines, 1);
+
+		if (f0 && f1 && strcmp(f0, f1))
+			find_implicit_rows(u);
+	}
+}
+
 static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie, uint64_t delta)
 {
 	Dwarf_Off off = dwarf_dieoffset(cudie);
 	struct unit *u;
 	size_t i;
 	int32_t last = -1;
-	Dwarf_Half version;
 
 	for (i = 0; i < ix->nunit; i++)
 		if (ix->unit[i]->off == off)
@@ -553,37 +600,9 @@ static struct unit *unit_for(struct dwindex *ix, Dwarf_Die *cudie, uint64_t delt
 
 		u->comp_dir = dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &a));
 	}
-	{
-		Dwarf *dw = dwarf_cu_getdwarf(cudie->cu);
-		struct linewant w;
-		int got = -1;
-
-		/* The thread reads the wanted addresses as they were for its delta. */
-		if (ix->ahead && (dw != ix->ahead_dw || delta != ix->ahead_delta)) {
-			lineahead_stop(ix->ahead);
-			ix->ahead = NULL;
-		}
-		if (ix->ahead)
-			got = lineahead_take(ix->ahead, off, &u->lines);
-		if (got == 0) {
-			linetab_read_libdw(&u->lines, cudie);
-		} else if (got < 0) {
-			if (dw != ix->sec_dw) {
-				ix->sec_dw = dw;
-				linesections_find(dw, &ix->sec);
-			}
-			linetab_read(&u->lines, &ix->sec, cudie, u->comp_dir, want_in_dwarf(ix, delta, &w));
-		}
-	}
-	/* Before DWARF 5 there is no file 0: libdw's stands in for none. */
-	if (u->lines.nfile > 1 && dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL,
-						NULL) == 0 && version >= 5) {
-		const char *f0 = linetab_file(&u->lines, 0);
-		const char *f1 = linetab_file(&u->lines, 1);
-
-		if (f0 && f1 && strcmp(f0, f1))
-			find_implicit_rows(u);
-	}
+	/* By names alone, only a unit that names no function at an address reads its lines. */
+	if (!ix->names_only)
+		unit_lines(ix, u, delta, 0);
 	GROW(ix->unit, ix->cap_unit, ix->nunit + 1);
 	ix->unit[ix->nunit++] = u;
 	return u;
@@ -792,7 +811,9 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		keep = ix->near_hi - (addr + ix->bias);
 	/* The DWARF's own address (a separate debug file may be laid out apart). */
 	addr = addr + ix->bias - bias;
-	line_at(ix, u, addr, file, line, &next);
+	next = UINT64_MAX;
+	if (!ix->names_only)
+		line_at(ix, u, addr, file, line, &next);
 	if (next > addr && next - addr < keep)
 		keep = next - addr;
 	if (u->nimplicit)
@@ -807,8 +828,15 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 		if (u->top[lo].lo + (1ULL << 24) < addr)
 			break;
 	}
-	if (cur < 0)
+	if (cur < 0) {
+		/* An address no function holds (assembly sources): its file and line all the same. */
+		if (ix->names_only) {
+			if (!u->lines_read)
+				unit_lines(ix, u, 0, 1);
+			line_at(ix, u, addr, file, line, &next);
+		}
 		return 0;
+	}
 	/*
 	 * Up to the next top-level range and the end of this one; one that
 	 * starts lower and does not hold addr may still end the search later.
@@ -876,7 +904,8 @@ int dwindex_lookup(struct dwindex *ix, uint64_t addr, struct dwframe *f, int max
 
 			f[i].file = NULL;
 			f[i].line = 0;
-			if (dwarf_offdie(dwfl_module_getdwarf(ix->mod, &(Dwarf_Addr){0}), inner->off, &die)) {
+			if (!ix->names_only &&
+			    dwarf_offdie(dwfl_module_getdwarf(ix->mod, &(Dwarf_Addr){0}), inner->off, &die)) {
 				if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_file, &a), &w) == 0)
 					f[i].file = file_name(ix, u, w);
 				if (dwarf_formudata(dwarf_attr(&die, DW_AT_call_line, &a), &w) == 0 &&

@@ -53,6 +53,12 @@ int dwindex_unit_of(struct dwindex *ix, uint64_t addr, uint64_t *cu);
  * cores busy itself.
  */
 void dwindex_alone(struct dwindex *ix, int alone);
+/*
+ * Names only, for reports that show no file or line: line tables are not
+ * read, lookups give no file and no line (not even their frames'), and an
+ * address's frames hold as far as its function's code does, not its line's.
+ */
+void dwindex_names_only(struct dwindex *ix);
 /* Frees the units read so far (after dwindex_want(ix, NULL, 0)): later lookups read them whole. */
 void dwindex_forget(struct dwindex *ix);
 

@@ -262,6 +262,8 @@ static void *run(void *arg)
 	ob->fn_elf = elf;
 	ob->dw = dwindex_new(mod, pt->s.strings, object_function_symbol, ob);
 	dwindex_alone(ob->dw, 1);
+	if (pt->s.o->names_only)
+		dwindex_names_only(ob->dw);
 	look_up(pt);
 	return NULL;
 }

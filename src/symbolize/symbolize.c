@@ -96,6 +96,8 @@ void object_dwarf(struct symbolizer *s, struct object *ob)
 		Elf *de = dwarf_getelf(dw);
 
 		ob->dw = dwindex_new(ob->mod, s->set->strings, object_function_symbol, ob);
+		if (s->o->names_only)
+			dwindex_names_only(ob->dw);
 		if (de && de != ob->elf)
 			dwfl_module_info(ob->mod, NULL, NULL, NULL, NULL, NULL, NULL, &ob->debug_file);
 		/* DWARF in the object itself: de is libdwfl's handle of the same file. */
