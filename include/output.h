@@ -22,8 +22,7 @@ struct output {
 	struct output_chunk *head, *tail; /* what fp has written, in blocks never moved */
 	int failed;                       /* out of memory */
 	const char *path;                 /* NULL for stdout */
-	int fd;                           /* after output_ready: where fp writes through to; -1 */
-	int own_fd;                       /* ... opened here (a device), closed by commit */
+	int fd;                           /* after output_ready: stdout, or path's device opened; -1 */
 	int write_errno;                  /* ... why writing it failed; 0 */
 	struct output *next_open;         /* the outputs open, for output_ready */
 };

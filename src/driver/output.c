@@ -201,7 +201,6 @@ void output_ready(FILE *fp)
 	if (o->path && (stat(o->path, &st) < 0 || S_ISREG(st.st_mode) ||
 			(fd = open(o->path, O_WRONLY | O_CLOEXEC)) < 0))
 		return;
-	o->own_fd = o->path != NULL;
 	if (write_chunks(fd, o) < 0)
 		o->write_errno = errno ? errno : EIO;
 	free_chunks(o);
@@ -213,7 +212,7 @@ static int finish_ready(struct output *o, int closed, struct err *e)
 {
 	int err = o->write_errno ? o->write_errno : closed ? 0 : errno;
 
-	if (o->own_fd && close(o->fd) < 0 && !err)
+	if (o->path && close(o->fd) < 0 && !err)
 		err = errno;
 	o->fd = -1;
 	if (!err)
@@ -262,7 +261,7 @@ void output_abort(struct output *o)
 	forget_open(o);
 	if (o->fp)
 		fclose(o->fp);
-	if (o->fd >= 0 && o->own_fd)
+	if (o->fd >= 0 && o->path)
 		close(o->fd);
 	free_chunks(o);
 	memset(o, 0, sizeof(*o));

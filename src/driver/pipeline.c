@@ -465,7 +465,8 @@ int pipeline_run(const struct options *o)
 	interactive = o->interactive || (!o->format && !o->output && isatty(STDOUT_FILENO));
 	if (o->http || interactive || (o->format && o->format->reads_code))
 		so.cache = symbolize_cache_new();
-	so.names_only = !so.cache && !o->http && !interactive && names_only(o, ro);
+	/* Not where the objects are kept for listings (the prompt, the web UI). */
+	so.names_only = !so.cache && names_only(o, ro);
 	if (o->add_lib && symbolize_add_library(p, o->add_lib, &e) < 0)
 		warnf("%s", e.msg);
 	/*

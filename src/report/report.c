@@ -1349,6 +1349,23 @@ static uint32_t shared_entry(struct builder *b, struct key_share *ks)
 	return composed_entry(b, &ks->key[ks->next++]);
 }
 
+/*
+ * The entry of the next key composed in ks when it is its location's
+ * alone (keep_own_key): a new one, or the one an equal key before it
+ * made; the location's entries so far follow keys[at].
+ */
+static uint32_t own_entry(struct builder *b, struct key_share *ks, size_t at)
+{
+	const struct shared_key *k = &ks->key[ks->next++];
+	uint32_t e;
+
+	if (k->same)
+		return b->keys[at + k->same];
+	e = new_entry(b, k->s, NULL);
+	mark_composed(b, e);
+	return e;
+}
+
 size_t report_key_share_min = 65536;
 
 /*
@@ -1543,21 +1560,8 @@ static void build_keys(struct builder *b)
 		if (kc.chunk) {
 			if (!ks || i >= ks->to)
 				ks = chunk_ready(&kc, i / kc.size);
-			for (j = ntriples(loc) - 1; j >= 0 && ks->unique; j--) {
-				/* A key of this location alone: a new entry, or one it made before. */
-				const struct shared_key *k = &ks->key[ks->next++];
-				uint32_t e;
-
-				if (k->same) {
-					e = b->keys[at + k->same];
-				} else {
-					e = new_entry(b, k->s, NULL);
-					mark_composed(b, e);
-				}
-				b->keys[b->nkeys++] = e;
-			}
-			for (; j >= 0; j--)
-				b->keys[b->nkeys++] = shared_entry(b, ks);
+			for (j = ntriples(loc) - 1; j >= 0; j--)
+				b->keys[b->nkeys++] = ks->unique ? own_entry(b, ks, at) : shared_entry(b, ks);
 			close_list(b, i, at);
 			continue;
 		}
