@@ -91,9 +91,14 @@ static void estimate(struct stack_builder *b)
  */
 static void flush(struct stack_builder *b)
 {
+	/* Written into the queue's batch in place, when it has room for them. */
+	uint32_t *ids = sample_queue_room(b->queue, b->n, b->naddr);
 	size_t i, first = 0;
 
-	GROW(b->ids, b->cap_ids, b->naddr + 1);
+	if (!ids) {
+		GROW(b->ids, b->cap_ids, b->naddr + 1);
+		ids = b->ids;
+	}
 	for (i = 0; i < b->n; i++) {
 		uint32_t k;
 
@@ -103,15 +108,18 @@ static void flush(struct stack_builder *b)
 		 * that leaves do not evict them.
 		 */
 		if (b->depth[i])
-			b->ids[first] = profile_location_index(b->p, b->addr[first]);
+			ids[first] = profile_location_index(b->p, b->addr[first]);
 		for (k = 1; k < b->depth[i]; k++)
-			b->ids[first + k] = lookup(b, b->addr[first + k]);
+			ids[first + k] = lookup(b, b->addr[first + k]);
 		first += b->depth[i];
 	}
 	b->records += b->n;
 	if (!b->locations.done)
 		estimate(b);
-	sample_queue_push_many(b->queue, b->ids, b->depth, b->n, b->value);
+	if (ids == b->ids)
+		sample_queue_push_many(b->queue, ids, b->depth, b->n, b->value);
+	else
+		sample_queue_push_written(b->queue, b->depth, b->n, b->naddr, b->value);
 	b->n = 0;
 	b->naddr = 0;
 }

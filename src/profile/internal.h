@@ -87,6 +87,14 @@ void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, co
 /* n records at once: their stacks back to back in ids, depth[i] indexes each, their values. */
 void sample_queue_push_many(struct sample_queue *q, const uint32_t *ids, const uint32_t *depth,
 			    size_t n, const int64_t *value);
+/*
+ * Room for the stacks of n records, nids indexes in all, in the batch
+ * being filled, to be written there in place and then pushed by
+ * sample_queue_push_written; NULL when the batch has no room for n.
+ */
+uint32_t *sample_queue_room(struct sample_queue *q, size_t n, size_t nids);
+void sample_queue_push_written(struct sample_queue *q, const uint32_t *depth, size_t n,
+			       size_t nids, const int64_t *value);
 void sample_queue_finish(struct sample_queue *q);
 /* How many records there will be in all (the reader's estimate), for sizing the index by stack. */
 void sample_queue_expect(struct sample_queue *q, uint64_t records);

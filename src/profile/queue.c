@@ -197,6 +197,31 @@ void sample_queue_push_many(struct sample_queue *q, const uint32_t *ids, const u
 	}
 }
 
+uint32_t *sample_queue_room(struct sample_queue *q, size_t n, size_t nids)
+{
+	struct batch *b = &q->b[q->head];
+
+	if (!b->depth)
+		batch_alloc(q, b);
+	if (QUEUE_RECORDS - b->n < n)
+		return NULL;
+	GROW(b->ids, b->cap_ids, b->nids + nids);
+	return b->ids + b->nids;
+}
+
+void sample_queue_push_written(struct sample_queue *q, const uint32_t *depth, size_t n,
+			       size_t nids, const int64_t *value)
+{
+	struct batch *b = &q->b[q->head];
+
+	b->nids += nids;
+	memcpy(b->depth + b->n, depth, n * sizeof(*depth));
+	memcpy(b->value + b->n * q->nvalue, value, n * q->nvalue * sizeof(*value));
+	b->n += n;
+	if (b->n == QUEUE_RECORDS)
+		batch_full(q, b);
+}
+
 void sample_queue_push(struct sample_queue *q, const uint32_t *ids, size_t n, const int64_t *value)
 {
 	uint32_t depth = (uint32_t)n;

@@ -383,10 +383,12 @@ TEST(samples_in_blocks_and_alone)
 /*
  * The stack builder (callers' addresses repeated for its cache) makes the
  * same samples, in the same order, as adding each stack directly; merging
- * the result (queued: no lines, no labels) doubles every value.  Returns
- * the number of mismatches.
+ * the result (queued: no lines, no labels) doubles every value.  With
+ * indexed, every fifth record comes as location indexes
+ * (stack_builder_add_indexes), so that the queue's batches are no longer
+ * whole builder batches.  Returns the number of mismatches.
  */
-static size_t builder_mismatches(size_t records, uint64_t expect, int new_leaves)
+static size_t builder_mismatches(size_t records, uint64_t expect, int new_leaves, int indexed)
 {
 	struct profile *built = new_profile(TWO_TYPES), *direct = new_profile(TWO_TYPES);
 	struct stack_builder *sb = stack_builder_begin(built);
@@ -406,7 +408,15 @@ static size_t builder_mismatches(size_t records, uint64_t expect, int new_leaves
 				  : new_leaves ? 0x100000 + i / 3 : 0x1000 + (seed >> 40) % 300;
 		v[0] = 1;
 		v[1] = (int64_t)(i % 13);
-		stack_builder_add(sb, st, n, v);
+		if (indexed && i % 5 == 2) {
+			uint32_t ids[12];
+
+			for (j = 0; j < n; j++)
+				ids[j] = profile_location_index(built, st[j]);
+			stack_builder_add_indexes(sb, ids, n, v);
+		} else {
+			stack_builder_add(sb, st, n, v);
+		}
 		add_stack(direct, st, n, v[0], v[1]);
 	}
 	stack_builder_end(sb);
@@ -441,7 +451,8 @@ static size_t builder_mismatches(size_t records, uint64_t expect, int new_leaves
  * Record counts around the queue's sizes (queue.c: 512 records a batch, a
  * waiting thread woken 4 batches on, 32 in flight): none queued, part of
  * one batch (no thread), fewer full batches than wake the thread, exactly
- * that many, and enough to go round the slots several times.
+ * that many, and enough to go round the slots several times; each with
+ * addresses alone, and with some records as indexes.
  */
 TEST(builder_matches_direct)
 {
@@ -449,7 +460,8 @@ TEST(builder_matches_direct)
 	size_t i;
 
 	for (i = 0; i < sizeof(records) / sizeof(records[0]); i++) {
-		size_t bad = builder_mismatches(records[i], 0, 0);
+		size_t bad = builder_mismatches(records[i], 0, 0, 0) +
+			     builder_mismatches(records[i], 0, 0, 1);
 
 		if (bad)
 			fprintf(stderr, "  %zu records: %zu mismatches\n", records[i], bad);
@@ -469,7 +481,7 @@ TEST(builder_sized_ahead_matches_direct)
 	size_t i, bad;
 
 	for (i = 0; i < sizeof(expect) / sizeof(expect[0]); i++) {
-		bad = builder_mismatches(70000, expect[i], 0) + builder_mismatches(70000, expect[i], 1);
+		bad = builder_mismatches(70000, expect[i], 0, 0) + builder_mismatches(70000, expect[i], 1, 0);
 		if (bad)
 			fprintf(stderr, "  %llu expected: %zu mismatches\n",
 				(unsigned long long)expect[i], bad);
