@@ -124,6 +124,13 @@ static int write_chunks(int fd, const struct output *o)
 }
 
 /* Devices, pipes and sockets are written in place: there is nothing to replace. */
+static int in_place(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 static int write_in_place(const char *path, const struct output *o, struct err *e)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -188,7 +195,6 @@ out:
 void output_ready(FILE *fp)
 {
 	struct output *o;
-	struct stat st;
 	int fd = STDOUT_FILENO;
 
 	pthread_mutex_lock(&open_mu);
@@ -198,8 +204,7 @@ void output_ready(FILE *fp)
 	if (!o || o->fd >= 0 || fflush(fp) != 0 || o->failed)
 		return;
 	/* A regular file is still replaced whole; one that cannot be opened fails in commit. */
-	if (o->path && (stat(o->path, &st) < 0 || S_ISREG(st.st_mode) ||
-			(fd = open(o->path, O_WRONLY | O_CLOEXEC)) < 0))
+	if (o->path && (!in_place(o->path) || (fd = open(o->path, O_WRONLY | O_CLOEXEC)) < 0))
 		return;
 	if (write_chunks(fd, o) < 0)
 		o->write_errno = errno ? errno : EIO;
@@ -224,7 +229,6 @@ static int finish_ready(struct output *o, int closed, struct err *e)
 
 int output_commit(struct output *o, struct err *e)
 {
-	struct stat st;
 	int ret = -1;
 
 	forget_open(o);
@@ -246,7 +250,7 @@ int output_commit(struct output *o, struct err *e)
 			goto out;
 		}
 		ret = 0;
-	} else if (stat(o->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	} else if (in_place(o->path)) {
 		ret = write_in_place(o->path, o, e);
 	} else {
 		ret = replace_file(o->path, o, e);

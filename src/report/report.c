@@ -1136,46 +1136,33 @@ struct key_share {
 	uint32_t (*at)[2];    /* by line, both halves': per number, plain and inlined, key + 1 */
 };
 
-/* Keeps the key composed in sb, its text in text. */
-static void keep_key(struct key_share *ks, struct arena *text, const struct strbuf *sb)
-{
-	struct shared_key *k;
-
-	GROW(ks->key, ks->cap, ks->n + 1);
-	k = &ks->key[ks->n++];
-	k->s = arena_strndup(text, sb->buf, sb->len);
-	k->len = (uint32_t)sb->len;
-	k->same = 0;
-	k->hash = strtab_hash(sb->buf, sb->len);
-}
-
 /*
- * Keeps the key composed in sb of a location whose address no other has,
- * the nth of its keys (those before are the last n kept): no other
- * location's key can equal it, so it is only compared with those.
+ * Keeps the key composed in sb, its text in text, hashed for build_keys
+ * to intern.  When ks->unique, the key is of a location whose address no
+ * other has, the nth of its keys (those before are the last n kept): no
+ * other location's key can equal it, so it is only compared with those.
  */
-static void keep_own_key(struct key_share *ks, struct arena *text, const struct strbuf *sb,
-			 uint32_t n)
+static void keep_key(struct key_share *ks, struct arena *text, const struct strbuf *sb, uint32_t n)
 {
 	struct shared_key *k;
 	uint32_t j;
 
 	GROW(ks->key, ks->cap, ks->n + 1);
-	k = &ks->key[ks->n];
+	k = &ks->key[ks->n++];
 	k->len = (uint32_t)sb->len;
 	k->same = 0;
-	for (j = 0; j < n; j++) {
-		const struct shared_key *o = &ks->key[ks->n - n + j];
+	if (!ks->unique)
+		k->hash = strtab_hash(sb->buf, sb->len);
+	for (j = 0; ks->unique && j < n && !k->same; j++) {
+		const struct shared_key *o = k - n + j;
 
 		if (o->len == k->len && !memcmp(o->s, sb->buf, sb->len)) {
 			k->s = o->s;
 			k->same = j + 1;
-			break;
 		}
 	}
 	if (!k->same)
 		k->s = arena_strndup(text, sb->buf, sb->len);
-	ks->n++;
 }
 
 /* The --addresses keys of ks's locations, their text in text. */
@@ -1195,10 +1182,7 @@ static void compose_keys(struct key_share *ks, struct arena *text)
 		for (j = ntriples(loc) - 1; j >= 0; j--) {
 			sb_reset(&sb);
 			add_address_key(&sb, b, loc, j, j > 0);
-			if (ks->unique)
-				keep_own_key(ks, text, &sb, (uint32_t)(ntriples(loc) - 1 - j));
-			else
-				keep_key(ks, text, &sb);
+			keep_key(ks, text, &sb, (uint32_t)(ntriples(loc) - 1 - j));
 		}
 	}
 	sb_release(&sb);
@@ -1351,7 +1335,7 @@ static uint32_t shared_entry(struct builder *b, struct key_share *ks)
 
 /*
  * The entry of the next key composed in ks when it is its location's
- * alone (keep_own_key): a new one, or the one an equal key before it
+ * alone (keep_key): a new one, or the one an equal key before it
  * made; the location's entries so far follow keys[at].
  */
 static uint32_t own_entry(struct builder *b, struct key_share *ks, size_t at)
@@ -1405,7 +1389,7 @@ static void *compose_line_keys(void *arg)
 				sb_adds(&sb, " (inline)");
 			sb_addc(&sb, ' ');
 			add_line_fileline(&sb, ln);
-			keep_key(ls, &ls->text, &sb);
+			keep_key(ls, &ls->text, &sb, 0);
 			ls->at[k][inl] = (uint32_t)ls->n;
 		}
 	}
