@@ -368,6 +368,11 @@ struct report_format {
 	const char *ext;
 	/* Reads the code of routines: symbolization keeps the object files for it. */
 	int reads_code;
+	/*
+	 * By function, it shows no file or line: symbolization may name the
+	 * frames without reading line tables (pipeline.c names_only).
+	 */
+	int by_names;
 };
 
 /* The default format and its Go name (text.c); the others are known by the table alone. */

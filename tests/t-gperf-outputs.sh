@@ -19,8 +19,9 @@
 # 4. --text --stacks: google-pprof's stacks (in its hash order) and leak list.
 # 5. --symbols: google-pprof's names for the same standard input.
 # 6. --add_lib, --scale (to a stand-in gv), --tools, PPROF_TMPDIR.
-# 7. a text report by function reads no line tables: the same report as
-#    with --verbose (which reads them), for every input and value option.
+# 7. a report by function that shows no file or line (text, the graphs,
+#    tree) reads no line tables: the same report as with --verbose (which
+#    reads them), for every input, text's value options and rendered SVG.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -339,6 +340,17 @@ for in in "${inputs[@]}"; do
 		# shellcheck disable=SC2046,SC2086
 		"$PPROF" --text --verbose $opt $(args "$prog" "$prof") >"$W/lines" 2>/dev/null
 		same_output "$name --text ${opt}: by names alone, the report read with line tables" \
+			"$W/lines" "$W/names"
+	done
+	formats=(--dot --tree)
+	[ "$name" = cxx ] && formats+=(--svg)
+	for fmt in "${formats[@]}"; do
+		# shellcheck disable=SC2046
+		"$PPROF" "$fmt" $(args "$prog" "$prof") >"$W/names" 2>/dev/null
+		# shellcheck disable=SC2046
+		"$PPROF" "$fmt" --verbose $(args "$prog" "$prof") >"$W/lines" 2>/dev/null
+		check "$name ${fmt}: a report" test -s "$W/names"
+		same_output "$name ${fmt}: by names alone, the report read with line tables" \
 			"$W/lines" "$W/names"
 	done
 done

@@ -300,8 +300,9 @@ int pipeline_sample_index(const struct profile *p, const char *name, struct err 
 }
 
 /*
- * Whether the one report of this run shows function names alone: a text
- * report by function, with no filter that could match a file (--verbose
+ * Whether the one report of this run shows function names alone: a
+ * format by function that shows no file or line (by_names: text, top, the
+ * graphs, tree), with no filter that could match a file (--verbose
  * keeps the lines, and with them a way to check that the report is the
  * same).  Its symbolization then reads no line tables, which, with an
  * address's frames holding for its whole function, took a third of it.
@@ -310,7 +311,7 @@ static int names_only(const struct options *o, const struct report_options *ro)
 {
 	const struct report_format *fmt = o->format ? o->format : &report_text_format;
 
-	return (fmt == &report_text_format || fmt == &report_top_format) && !o->verbose &&
+	return fmt->by_names && !o->verbose &&
 	       !o->base && !o->diff_base && ro->granularity == GRAN_FUNCTIONS &&
 	       !ro->show_addresses && !ro->stacks && !ro->focus && !ro->ignore && !ro->hide &&
 	       !ro->show && !ro->show_from && !ro->prune_from;

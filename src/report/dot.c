@@ -285,6 +285,7 @@ static int dot_write(FILE *out, const struct profile *p, const struct report_opt
 
 const struct report_format report_dot_format = {
 	.name = "dot",
+	.by_names = 1,
 	.help = "Generate DOT file to stdout",
 	.write = dot_write,
 };

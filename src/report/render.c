@@ -540,36 +540,42 @@ static int web_write(FILE *out, const struct profile *p, const struct report_opt
 
 const struct report_format report_ps_format = {
 	.name = "ps",
+	.by_names = 1,
 	.help = "Generate PostScript to stdout",
 	.write = ps_write,
 };
 
 const struct report_format report_pdf_format = {
 	.name = "pdf",
+	.by_names = 1,
 	.help = "Generate PDF to stdout",
 	.write = pdf_write,
 };
 
 const struct report_format report_svg_format = {
 	.name = "svg",
+	.by_names = 1,
 	.help = "Generate SVG to stdout",
 	.write = svg_write,
 };
 
 const struct report_format report_gif_format = {
 	.name = "gif",
+	.by_names = 1,
 	.help = "Generate GIF to stdout",
 	.write = gif_write,
 };
 
 const struct report_format report_png_format = {
 	.name = "png",
+	.by_names = 1,
 	.help = "Generate PNG to stdout",
 	.write = png_write,
 };
 
 const struct report_format report_gv_format = {
 	.name = "gv",
+	.by_names = 1,
 	.help = "Generate PostScript and display it with gv",
 	.write = gv_write,
 	.viewer = 1,
@@ -577,6 +583,7 @@ const struct report_format report_gv_format = {
 
 const struct report_format report_evince_format = {
 	.name = "evince",
+	.by_names = 1,
 	.help = "Generate PDF and display it with evince",
 	.write = evince_write,
 	.viewer = 1,
@@ -584,6 +591,7 @@ const struct report_format report_evince_format = {
 
 const struct report_format report_web_format = {
 	.name = "web",
+	.by_names = 1,
 	.help = "Generate SVG and open it in a web browser",
 	.write = web_write,
 	.viewer = 1,

@@ -564,6 +564,7 @@ static int text_write(FILE *out, const struct profile *p, const struct report_op
 
 const struct report_format report_text_format = {
 	.name = "text",
+	.by_names = 1,
 	.help = "Generate text report",
 	.write = text_write,
 };
@@ -571,6 +572,7 @@ const struct report_format report_text_format = {
 /* Go pprof's name for the text report. */
 const struct report_format report_top_format = {
 	.name = "top",
+	.by_names = 1,
 	.help = "Same as --text (Go pprof's -top)",
 	.write = text_write,
 };

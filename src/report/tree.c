@@ -234,6 +234,7 @@ static int write_peek(FILE *out, const struct profile *p, const struct report_op
 
 const struct report_format report_tree_format = {
 	.name = "tree",
+	.by_names = 1,
 	.help = "Each entry with its callers and callees and their shares (Go pprof's -tree)",
 	.write = write_tree,
 	.terminal = 1,
