@@ -242,6 +242,7 @@ const struct report_format report_tree_format = {
 
 const struct report_format report_peek_format = {
 	.name = "peek",
+	.by_names = 1,
 	.arg = "REGEX",
 	.help = "The same for the entries matching REGEX only (Go pprof's -peek)",
 	.write = write_peek,
