@@ -20,8 +20,9 @@
 # 5. --symbols: google-pprof's names for the same standard input.
 # 6. --add_lib, --scale (to a stand-in gv), --tools, PPROF_TMPDIR.
 # 7. a report by function that shows no file or line (text, the graphs,
-#    tree, peek) reads no line tables: the same report as with --verbose (which
-#    reads them), for every input, text's value options and rendered SVG.
+#    tree, peek, traces, flame) reads no line tables: the same report as
+#    with --verbose (which reads them), for every input, text's value
+#    options and rendered SVG.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -342,7 +343,7 @@ for in in "${inputs[@]}"; do
 		same_output "$name --text ${opt}: by names alone, the report read with line tables" \
 			"$W/lines" "$W/names"
 	done
-	formats=(--dot --tree --peek=.)
+	formats=(--dot --tree --peek=. --traces --flame)
 	[ "$name" = cxx ] && formats+=(--svg)
 	for fmt in "${formats[@]}"; do
 		# shellcheck disable=SC2046

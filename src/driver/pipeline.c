@@ -301,10 +301,10 @@ int pipeline_sample_index(const struct profile *p, const char *name, struct err 
 
 /*
  * Whether the one report of this run shows function names alone: a
- * format by function that shows no file or line (by_names: text, top, the
- * graphs, tree, peek), with no filter that could match a file (--verbose
- * keeps the lines, and with them a way to check that the report is the
- * same).  Its symbolization then reads no line tables, which, with an
+ * format by function that shows no file or line (by_names: text, top,
+ * the graphs, tree, peek, traces, flame), with no filter that could match
+ * a file (--verbose keeps the lines, and with them a way to check that
+ * the report is the same).  Its symbolization then reads no line tables, which, with an
  * address's frames holding for its whole function, took a third of it.
  */
 static int names_only(const struct options *o, const struct report_options *ro)

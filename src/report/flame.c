@@ -347,6 +347,7 @@ static int flame_write(FILE *out, const struct profile *p, const struct report_o
 
 const struct report_format report_flame_format = {
 	.name = "flame",
+	.by_names = 1,
 	.help = "A flame graph: one SVG with its own script, to zoom and search in a browser",
 	.write = flame_write,
 	.ext = "svg",

@@ -100,6 +100,7 @@ static int traces_write(FILE *out, const struct profile *p, const struct report_
 
 const struct report_format report_traces_format = {
 	.name = "traces",
+	.by_names = 1,
 	.help = "Every sample's stack with its value and labels (Go pprof's -traces)",
 	.write = traces_write,
 	.terminal = 1,
