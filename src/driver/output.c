@@ -123,7 +123,10 @@ static int write_chunks(int fd, const struct output *o)
 	return 0;
 }
 
-/* Devices, pipes and sockets are written in place: there is nothing to replace. */
+/*
+ * Whether path is a device, a pipe or a socket: there is nothing to
+ * replace, it is written in place.
+ */
 static int in_place(const char *path)
 {
 	struct stat st;
@@ -131,6 +134,7 @@ static int in_place(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
+/* The report written into such a file, opened as it is. */
 static int write_in_place(const char *path, const struct output *o, struct err *e)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);

@@ -304,8 +304,9 @@ int pipeline_sample_index(const struct profile *p, const char *name, struct err 
  * format by function that shows no file or line (by_names: text, top,
  * the graphs, tree, peek, traces, flame), with no filter that could match
  * a file (--verbose keeps the lines, and with them a way to check that
- * the report is the same).  Its symbolization then reads no line tables, which, with an
- * address's frames holding for its whole function, took a third of it.
+ * the report is the same).  Its symbolization then reads no line tables,
+ * which, with an address's frames holding for its whole function, took a
+ * third of it.
  */
 static int names_only(const struct options *o, const struct report_options *ro)
 {

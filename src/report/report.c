@@ -1138,9 +1138,10 @@ struct key_share {
 
 /*
  * Keeps the key composed in sb, its text in text, hashed for build_keys
- * to intern.  When ks->unique, the key is of a location whose address no
- * other has, the nth of its keys (those before are the last n kept): no
- * other location's key can equal it, so it is only compared with those.
+ * to intern; or, when ks->unique, compared with its location's keys
+ * before it alone: it is the nth of them (those before are the last n
+ * kept), and no other location, with an address of its own, has a key
+ * equal to it.
  */
 static void keep_key(struct key_share *ks, struct arena *text, const struct strbuf *sb, uint32_t n)
 {
