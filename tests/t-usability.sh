@@ -39,10 +39,15 @@ int main(int argc, char **argv)
 }
 EOF
 build prog gcc -g -O1 -fPIE -pie -o "$W/prog" "$W/prog.c" "${PROF_LIBS[@]}" || exit 1
-# Two runs, address-space randomization on (no NOASLR here).
+# Two runs, address-space randomization on (no NOASLR here).  Each long
+# enough (about 0.3 and 0.6 s on a fast machine, where the profiling timer
+# fires some 200 times a second) for both leaves to be sampled: a run whose
+# samples all fall in one stack loses its callers to the second-frame rule
+# in its own report, while --base takes away its whole stacks (the rule
+# sees the stacks left after the subtraction, as in google-pprof).
 for run in 1 2; do
 	rm -f "$W/run$run.prof"
-	CPUPROFILE=$W/run$run.prof CPUPROFILE_FREQUENCY=1000 "$W/prog" $((run * 40)) >/dev/null 2>&1
+	CPUPROFILE=$W/run$run.prof CPUPROFILE_FREQUENCY=1000 "$W/prog" $((run * 200)) >/dev/null 2>&1
 	[ -s "$W/run$run.prof" ] || { not_ok "run $run writes a profile"; exit 1; }
 done
 
