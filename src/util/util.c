@@ -1,6 +1,7 @@
 /* util.c - allocation that cannot fail, BUG() and hashing. */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ void out_of_room(const char *what)
 	exit(1);
 }
 
-void *xmalloc(size_t n)
+static void *plain_malloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
@@ -38,17 +39,27 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+void *xmalloc(size_t n)
+{
+	return n >= HUGE_FROM ? xmalloc_huge(n) : plain_malloc(n);
+}
+
 void *xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	if (n * size >= HUGE_FROM)
+		return memset(xmalloc_huge(n * size), 0, n * size);
+	if (!(p = calloc(n ? n : 1, size ? size : 1)))
 		out_of_memory(n * size);
 	return p;
 }
 
 size_t huge_size(size_t bytes)
 {
-	if (bytes < HUGE_PAGE)
+	if (bytes < HUGE_FROM)
 		return bytes;
 	if (bytes > SIZE_MAX - HUGE_PAGE)
 		out_of_memory(bytes);
@@ -59,8 +70,8 @@ void *xmalloc_huge(size_t bytes)
 {
 	void *p;
 
-	if (bytes < HUGE_PAGE)
-		return xmalloc(bytes);
+	if (bytes < HUGE_FROM)
+		return plain_malloc(bytes);
 	/*
 	 * Without the advice the kernel backs it page by page, a fault per
 	 * 4 kB; with it, a fault per 2 MB, and fewer TLB misses after.  The
@@ -84,7 +95,7 @@ void *xcalloc_lines(size_t n, size_t size)
 	if (size && n > SIZE_MAX / size)
 		out_of_memory(SIZE_MAX);
 	bytes = n * size;
-	if (bytes >= HUGE_PAGE)
+	if (bytes >= HUGE_FROM)
 		p = xmalloc_huge(bytes);
 	else if (posix_memalign(&p, 64, bytes ? bytes : 1))
 		out_of_memory(bytes);
@@ -92,10 +103,31 @@ void *xcalloc_lines(size_t n, size_t size)
 	return p;
 }
 
+/*
+ * p, holding its first used bytes, with room for n on huge pages: as it is
+ * if it has the room (a huge block is rounded up), else moved.
+ */
+static void *to_huge(void *p, size_t used, size_t n)
+{
+	void *q;
+
+	if (p && malloc_usable_size(p) >= n)
+		return p;
+	q = xmalloc_huge(n);
+	if (used)
+		memcpy(q, p, used);
+	free(p);
+	return q;
+}
+
 void *xrealloc(void *p, size_t n)
 {
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
+	void *q;
+
+	/* As xmalloc: realloc would move a big block to small pages. */
+	if (n >= HUGE_FROM)
+		return to_huge(p, p ? malloc_usable_size(p) : 0, n);
+	if (!(q = realloc(p, n ? n : 1)))
 		out_of_memory(n);
 	return q;
 }
@@ -115,21 +147,8 @@ void grow_array_to(void **p, size_t *cap, size_t want, size_t sz)
 			out_of_memory(SIZE_MAX);
 		n *= 2;
 	}
-	if (n * sz >= HUGE_PAGE) {
-		/*
-		 * A big array moves to huge pages: realloc would copy it all the
-		 * same (glibc keeps big blocks on its heap once one is freed),
-		 * into memory faulted in 4 kB at a time.
-		 */
-		void *q = xmalloc_huge(n * sz);
-
-		if (*cap)
-			memcpy(q, *p, *cap * sz);
-		free(*p);
-		*p = q;
-	} else {
-		*p = xrealloc(*p, n * sz);
-	}
+	/* What is used, not what is room: room never touched stays so. */
+	*p = n * sz >= HUGE_FROM ? to_huge(*p, *cap * sz, n * sz) : xrealloc(*p, n * sz);
 	*cap = n;
 }
 

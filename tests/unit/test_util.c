@@ -188,13 +188,13 @@ TEST(calloc_lines_aligned_and_zeroed)
 		free(p);
 	}
 	CHECK_EQ_INT(bad, 0);
-	/* Two megabytes and more: on a huge page's boundary, zeroed too. */
-	for (n = (2u << 20) / 32 - 1; n < (2u << 20) / 32 + 2; n++) {
+	/* From HUGE_FROM on: on a huge page's boundary, zeroed too. */
+	for (n = HUGE_FROM / 32 - 1; n < HUGE_FROM / 32 + 2; n++) {
 		unsigned char *p = xcalloc_lines(n, 32);
 
 		CHECK_EQ_INT((uintptr_t)p % 64, 0);
-		if (n * 32 >= (2u << 20))
-			CHECK_EQ_INT((uintptr_t)p % (2u << 20), 0);
+		if (n * 32 >= HUGE_FROM)
+			CHECK_EQ_INT((uintptr_t)p % HUGE_PAGE, 0);
 		for (i = 0; i < n * 32; i++)
 			bad += p[i] != 0;
 		memset(p, 0xff, n * 32);
@@ -323,10 +323,10 @@ TEST(write_all_whole)
 	CHECK_EQ_INT(errno, EBADF);
 }
 
-/* An array grown past HUGE_PAGE moves to huge pages with its elements; huge_size says how much. */
+/* An array grown past HUGE_FROM moves to huge pages with its elements; huge_size says how much. */
 TEST(grow_past_huge_page)
 {
-	uint32_t *v = NULL;
+	uint32_t *v = NULL, *was;
 	size_t cap = 0, n = HUGE_PAGE / sizeof(*v) + 1000, i, bad = 0;
 
 	for (i = 0; i < n; i++) {
@@ -341,10 +341,71 @@ TEST(grow_past_huge_page)
 	/* The whole capacity is there (the sanitizers would catch less). */
 	memset(v, 0, cap * sizeof(*v));
 	free(v);
+	/* 1 MB rounds up to 2: doubling to 2 MB finds the room and stays. */
+	v = NULL;
+	cap = 0;
+	GROW(v, cap, HUGE_FROM / sizeof(*v));
+	CHECK_EQ_INT(cap * sizeof(*v), HUGE_FROM);
+	was = v;
+	v[0] = 7;
+	GROW(v, cap, cap + 1);
+	CHECK_EQ_INT(cap * sizeof(*v), HUGE_PAGE);
+	CHECK(v == was);
+	CHECK_EQ_INT(v[0], 7);
+	memset(v, 0, cap * sizeof(*v));
+	free(v);
 	CHECK_EQ_INT(huge_size(3000), 3000);
+	CHECK_EQ_INT(huge_size(HUGE_FROM - 1), HUGE_FROM - 1);
+	CHECK_EQ_INT(huge_size(HUGE_FROM), HUGE_PAGE);
 	CHECK_EQ_INT(huge_size(HUGE_PAGE), HUGE_PAGE);
 	CHECK_EQ_INT(huge_size(HUGE_PAGE + 1), 2 * HUGE_PAGE);
 	CHECK_EQ_INT(huge_size(3 * HUGE_PAGE - 1), 3 * HUGE_PAGE);
+}
+
+/*
+ * xmalloc, xcalloc and xrealloc from HUGE_FROM on: huge pages, zeroed
+ * for xcalloc, the contents kept by xrealloc both ways across the line.
+ */
+TEST(x_allocators_huge_from)
+{
+	unsigned char *p, *q;
+	size_t i, bad = 0;
+
+	p = xmalloc(HUGE_FROM - 1);
+	free(p);
+	p = xmalloc(HUGE_FROM);
+	CHECK_EQ_INT((uintptr_t)p % HUGE_PAGE, 0);
+	memset(p, 0xab, HUGE_FROM);
+	free(p);
+	p = xcalloc(HUGE_FROM / 8, 8);
+	CHECK_EQ_INT((uintptr_t)p % HUGE_PAGE, 0);
+	for (i = 0; i < HUGE_FROM; i++)
+		bad += p[i] != 0;
+	CHECK_EQ_INT(bad, 0);
+	free(p);
+	/* Small to huge: what it held comes along. */
+	p = xmalloc(1000);
+	for (i = 0; i < 1000; i++)
+		p[i] = (unsigned char)i;
+	p = xrealloc(p, 3 * HUGE_FROM);
+	CHECK_EQ_INT((uintptr_t)p % HUGE_PAGE, 0);
+	for (i = 0; i < 1000; i++)
+		bad += p[i] != (unsigned char)i;
+	CHECK_EQ_INT(bad, 0);
+	/* Within its rounded room it stays; past it, it moves with its bytes. */
+	q = xrealloc(p, 2 * HUGE_PAGE);
+	CHECK(q == p);
+	p = xrealloc(q, 2 * HUGE_PAGE + 1);
+	CHECK_EQ_INT((uintptr_t)p % HUGE_PAGE, 0);
+	for (i = 0; i < 1000; i++)
+		bad += p[i] != (unsigned char)i;
+	CHECK_EQ_INT(bad, 0);
+	/* Back below the line: realloc's, the first bytes kept. */
+	p = xrealloc(p, 100);
+	for (i = 0; i < 100; i++)
+		bad += p[i] != (unsigned char)i;
+	CHECK_EQ_INT(bad, 0);
+	free(p);
 }
 
 int main(void)
@@ -358,5 +419,6 @@ int main(void)
 	RUN(make_dirs_nested);
 	RUN(write_all_whole);
 	RUN(grow_past_huge_page);
+	RUN(x_allocators_huge_from);
 	return test_done();
 }
