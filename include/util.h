@@ -30,6 +30,8 @@ void *xcalloc_lines(size_t n, size_t size);
 void *xmalloc_huge(size_t n);
 /* What xmalloc_huge(n) gives: n, or from HUGE_FROM on n rounded up to whole huge pages. */
 size_t huge_size(size_t n);
+/* The allocator set up for the x-allocators: called first thing by main. */
+void xalloc_setup(void);
 /* realloc; from HUGE_FROM on, p moves to huge pages (xmalloc_huge) unless it has room for n. */
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

@@ -4,6 +4,7 @@
 
 #include "options.h"
 #include "pipeline.h"
+#include "util.h"
 
 #define PPROF_VERSION "0.1.0"
 
@@ -13,6 +14,7 @@ int main(int argc, char **argv)
 	struct err e;
 	int status;
 
+	xalloc_setup();
 	if (options_parse(&o, argc, argv, &e) < 0) {
 		fprintf(stderr, "pprof: %s (try 'pprof --help')\n", e.msg);
 		free(o.args);
