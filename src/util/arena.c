@@ -30,7 +30,7 @@ void *arena_block_memory(size_t *size)
 	if (*size > SIZE_MAX / 2)
 		out_of_memory(*size);
 	/*
-	 * From 2 MB on, huge pages (xmalloc_huge): a big profile's samples
+	 * From HUGE_FROM on, huge pages (xmalloc_huge): a big profile's samples
 	 * and locations fill some tens of megabytes, faulted in 512 times
 	 * less often, and read at random with fewer TLB misses.  Huge pages
 	 * whole: what rounding adds is room.

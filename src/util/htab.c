@@ -11,7 +11,7 @@ void *htab_slots(size_t cap, size_t size, size_t *mask)
 	while (n < cap)
 		n *= 2;
 	*mask = n - 1;
-	/* Big tables are probed at random: on huge pages, from 2 MB on. */
+	/* Big tables are probed at random: on huge pages, from HUGE_FROM on. */
 	return xcalloc_lines(n, size);
 }
 
