@@ -60,10 +60,9 @@ void *xcalloc(size_t n, size_t size)
 {
 	void *p;
 
-	if (size && n > SIZE_MAX / size)
-		out_of_memory(SIZE_MAX);
-	if (n * size >= HUGE_FROM)
-		return memset(xmalloc_huge(n * size), 0, n * size);
+	/* n * size >= HUGE_FROM, without overflow: huge pages, as xcalloc_lines gives them. */
+	if (size && n > (HUGE_FROM - 1) / size)
+		return xcalloc_lines(n, size);
 	if (!(p = calloc(n ? n : 1, size ? size : 1)))
 		out_of_memory(n * size);
 	return p;

@@ -371,8 +371,6 @@ TEST(x_allocators_huge_from)
 	unsigned char *p, *q;
 	size_t i, bad = 0;
 
-	p = xmalloc(HUGE_FROM - 1);
-	free(p);
 	p = xmalloc(HUGE_FROM);
 	CHECK_EQ_INT((uintptr_t)p % HUGE_PAGE, 0);
 	memset(p, 0xab, HUGE_FROM);
